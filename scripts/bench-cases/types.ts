@@ -1,0 +1,19 @@
+/**
+ * A benchmark case: one command line timed against the floor binary in the same run.
+ * Each issue adds its cases as a file in this folder exporting `default: BenchCase[]`;
+ * scripts/bench.ts loads every file here.
+ */
+export type BenchCase = {
+  /** Label in the table, e.g. "hooks:emit claude Write". */
+  name: string;
+  /** Arguments after the binary; `{project}` is replaced by the prepared project directory. */
+  args: string[];
+  /** The stdin payload (written to a file once and redirected into every run). */
+  stdin?: string;
+  /** Prepares the project directory once before timing (fixtures, a pre-filled store...). */
+  setup?: (project: string, binary: string) => void | Promise<void>;
+  /** Target: median at most this many times the floor's median. */
+  maxRatio: number;
+  /** Optional target on peak resident memory, in MiB. */
+  maxRssMiB?: number;
+};

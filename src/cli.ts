@@ -1,0 +1,103 @@
+import type { CommandDef } from "citty";
+import { versionLine } from "./core/version.ts";
+
+type Area = "Hooks" | "Context" | "Sessions" | "Runtime" | "Project" | "Guards";
+type Entry = { name: string; area: Area; description: string; load: () => Promise<{ default: CommandDef }> };
+
+/** Every command, loaded lazily so that a hook pays only for the command it runs. */
+const COMMANDS: readonly Entry[] = [
+  { name: "hooks:install", area: "Hooks", description: "Wire aioson into each harness's hook configuration", load: () => import("./commands/hooks-install.ts") },
+  { name: "hooks:uninstall", area: "Hooks", description: "Remove aioson's handlers from each harness's configuration", load: () => import("./commands/hooks-uninstall.ts") },
+  { name: "hooks:emit", area: "Hooks", description: "Record a harness hook event (reads the payload on stdin)", load: () => import("./commands/hooks-emit.ts") },
+  { name: "hooks:recap", area: "Hooks", description: "Rebuild the post-compaction checkpoint from recorded events", load: () => import("./commands/hooks-recap.ts") },
+  { name: "hooks:doctor", area: "Hooks", description: "Check that the installed hooks really fire, with a fix for each problem", load: () => import("./commands/hooks-doctor.ts") },
+  { name: "context:guard", area: "Context", description: "Inject the project rules that govern a pending file write", load: () => import("./commands/context-guard.ts") },
+  { name: "context:brief", area: "Context", description: "Select the project rules relevant to a task", load: () => import("./commands/context-brief.ts") },
+  { name: "context:usage", area: "Context", description: "Report whether injected rules were honoured", load: () => import("./commands/context-usage.ts") },
+  { name: "session:guard", area: "Sessions", description: "Supervise the agent's session and close it when idle", load: () => import("./commands/session-guard.ts") },
+  { name: "live:start", area: "Sessions", description: "Open a live session for an agent (minimal)", load: () => import("./commands/live-start.ts") },
+  { name: "live:status", area: "Sessions", description: "Show the live session of an agent", load: () => import("./commands/live-status.ts") },
+  { name: "agent:done", area: "Sessions", description: "Record that an agent finished its turn (minimal)", load: () => import("./commands/agent-done.ts") },
+  { name: "runtime:init", area: "Runtime", description: "Create the runtime store", load: () => import("./commands/runtime-init.ts") },
+  { name: "runtime:emit", area: "Runtime", description: "Record a manual runtime event", load: () => import("./commands/runtime-emit.ts") },
+  { name: "runtime:status", area: "Runtime", description: "Show tasks, runs and recent events of the store", load: () => import("./commands/runtime-status.ts") },
+  { name: "init", area: "Project", description: "Create a minimal AIOSON project and install its hooks", load: () => import("./commands/init.ts") },
+  { name: "update", area: "Project", description: "Re-install the hooks and migrate the store", load: () => import("./commands/update.ts") },
+  { name: "guard:pre-commit-guard", area: "Guards", description: "Judge git commands before they run (Conventional Commits, push/tag ask)", load: () => import("./commands/guard-pre-commit-guard.ts") },
+  { name: "guard:verify-claims", area: "Guards", description: "Block a stop whose message names paths no tool touched", load: () => import("./commands/guard-verify-claims.ts") },
+  { name: "guard:context-confidence-check", area: "Guards", description: "Require tool evidence for medium/low confidence rows", load: () => import("./commands/guard-context-confidence-check.ts") },
+  { name: "guard:stop-checklist", area: "Guards", description: "Remind the agent of the project's stop checklist", load: () => import("./commands/guard-stop-checklist.ts") },
+  { name: "guard:output-format", area: "Guards", description: "Remind the agent of the project's output format", load: () => import("./commands/guard-output-format.ts") },
+  { name: "guard:skill-feedback", area: "Guards", description: "Ask for feedback on the skills used in the turn", load: () => import("./commands/guard-skill-feedback.ts") },
+  { name: "guard:subagent-audit", area: "Guards", description: "Log every sub-agent start", load: () => import("./commands/guard-subagent-audit.ts") },
+  { name: "guard:lesson-injector", area: "Guards", description: "Inject matching lessons into the prompt", load: () => import("./commands/guard-lesson-injector.ts") },
+  { name: "guard:session-context", area: "Guards", description: "Inject project and git context at session start", load: () => import("./commands/guard-session-context.ts") },
+  { name: "guard:context-save", area: "Guards", description: "Save a session snapshot before compaction", load: () => import("./commands/guard-context-save.ts") },
+];
+
+const AREAS: readonly Area[] = ["Hooks", "Context", "Sessions", "Runtime", "Project", "Guards"];
+
+/** Spec 0.1: every `a:b` command is also accepted as `a-b`. */
+export function findCommand(token: string): Entry | undefined {
+  return COMMANDS.find((entry) => entry.name === token || entry.name.replace(":", "-") === token);
+}
+
+function rootHelp(): string {
+  const width = Math.max(...COMMANDS.map((entry) => entry.name.length));
+  const lines = [versionLine(), "", "Usage: aioson <command> [dir] [--flag[=value]] ...", ""];
+  for (const area of AREAS) {
+    lines.push(`${area}:`);
+    for (const entry of COMMANDS.filter((e) => e.area === area)) lines.push(`  ${entry.name.padEnd(width)}  ${entry.description}`);
+    lines.push("");
+  }
+  lines.push("Run `aioson <command> --help` for a command's options.");
+  return lines.join("\n");
+}
+
+const HELP_FLAGS = new Set(["--help", "-h", "help"]);
+const VERSION_FLAGS = new Set(["--version", "-v"]);
+
+async function run(argv: readonly string[]): Promise<number> {
+  const commandIndex = argv.findIndex((token) => !token.startsWith("-"));
+  if (commandIndex < 0 || argv[commandIndex] === "help") {
+    if (argv.some((token) => VERSION_FLAGS.has(token)) && !argv.some((token) => HELP_FLAGS.has(token))) {
+      console.log(versionLine());
+      return 0;
+    }
+    console.log(rootHelp());
+    return argv.length === 0 || argv.some((token) => HELP_FLAGS.has(token)) ? 0 : 1;
+  }
+  const token = argv[commandIndex] as string;
+  const entry = findCommand(token);
+  if (!entry) {
+    console.error(`Error: Unknown command: ${token}. Run \`aioson --help\` for the list.`);
+    return 1;
+  }
+  const rawArgs = [...argv.slice(0, commandIndex), ...argv.slice(commandIndex + 1)];
+  const command = (await entry.load()).default;
+  const citty = await import("citty");
+  if (rawArgs.some((arg) => arg === "--help" || arg === "-h")) {
+    console.log(await citty.renderUsage(command, { meta: { name: "aioson" } }));
+    return 0;
+  }
+  try {
+    await citty.runCommand(command, { rawArgs: [...rawArgs] });
+  } catch (error) {
+    const { reportError } = await import("./core/output.ts");
+    return reportError(error, entry.name, rawArgs.includes("--json") || rawArgs.includes("-j"));
+  }
+  return typeof process.exitCode === "number" ? process.exitCode : 0;
+}
+
+/** Entry point; kept in a function so that the build can use --bytecode (no top-level await). */
+function main(): void {
+  run(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
+
+main();

@@ -1,0 +1,323 @@
+import type { Database } from "bun:sqlite";
+import { isoNow, slugify } from "../core/time.ts";
+
+export type RunStatus = "queued" | "running" | "completed" | "failed";
+export type JsonObject = Record<string, unknown>;
+
+export type RunRow = {
+  run_key: string;
+  task_key: string | null;
+  agent_name: string;
+  agent_kind: string;
+  squad_slug: string | null;
+  session_key: string | null;
+  source: string;
+  workflow_id: string | null;
+  workflow_stage: string | null;
+  parent_run_key: string | null;
+  title: string | null;
+  status: string;
+  summary: string | null;
+  used_skills_json: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+};
+
+export type TaskRow = {
+  task_key: string;
+  squad_slug: string | null;
+  session_key: string | null;
+  task_kind: string | null;
+  parent_task_key: string | null;
+  title: string;
+  goal: string | null;
+  meta_json: string | null;
+  status: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+};
+
+export type EventInput = {
+  eventType: string;
+  message?: string;
+  phase?: string;
+  status?: string;
+  toolName?: string | null;
+  payload?: JsonObject | null;
+  harnessSessionId?: string | null;
+  planStepId?: string | null;
+  workerStatus?: string | null;
+  verdict?: string | null;
+  tokenCount?: number | null;
+  progressPct?: number | null;
+  at?: string;
+};
+
+export type AppendedEvent = { id: number; sequenceNo: number; createdAt: string };
+
+const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed"]);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL.has(status);
+}
+
+/** Spec 2.4: a millisecond key that already exists gets `-2`, `-3`, ... (same transaction). */
+export function uniqueKey(db: Database, table: "tasks" | "agent_runs", base: string): string {
+  const column = table === "tasks" ? "task_key" : "run_key";
+  const exists = db.query(`SELECT 1 FROM ${table} WHERE ${column} = ?`);
+  if (!exists.get(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`;
+    if (!exists.get(candidate)) return candidate;
+  }
+}
+
+export function parseJsonObject(text: string | null | undefined): JsonObject | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as JsonObject) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function getRun(db: Database, runKey: string): RunRow | null {
+  return (db.query("SELECT * FROM agent_runs WHERE run_key = ?").get(runKey) as RunRow | null) ?? null;
+}
+
+export function getTask(db: Database, taskKey: string): TaskRow | null {
+  return (db.query("SELECT * FROM tasks WHERE task_key = ?").get(taskKey) as TaskRow | null) ?? null;
+}
+
+export type TaskInput = {
+  title: string;
+  status?: RunStatus;
+  sessionKey?: string | null;
+  taskKind?: string | null;
+  parentTaskKey?: string | null;
+  goal?: string | null;
+  meta?: JsonObject | null;
+  createdBy?: string | null;
+  squadSlug?: string | null;
+  at?: string;
+};
+
+/** Spec 2.5 startTask. */
+export function startTask(db: Database, input: TaskInput): string {
+  const at = input.at ?? isoNow();
+  const status = input.status ?? "running";
+  const taskKey = uniqueKey(db, "tasks", `task-${slugify(input.title)}-${Date.parse(at)}`);
+  db.query(
+    `INSERT INTO tasks (task_key, squad_slug, session_key, task_kind, parent_task_key, title, goal, meta_json,
+       status, created_by, created_at, updated_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    taskKey,
+    input.squadSlug ?? null,
+    input.sessionKey ?? null,
+    input.taskKind ?? null,
+    input.parentTaskKey ?? null,
+    input.title,
+    input.goal ?? null,
+    input.meta ? JSON.stringify(input.meta) : null,
+    status,
+    input.createdBy ?? null,
+    at,
+    at,
+    isTerminal(status) ? at : null,
+  );
+  return taskKey;
+}
+
+export type RunInput = {
+  taskKey: string;
+  agentName: string;
+  agentKind?: string;
+  sessionKey?: string | null;
+  source?: string;
+  title?: string | null;
+  status?: RunStatus;
+  summary?: string | null;
+  usedSkills?: string[] | null;
+  squadSlug?: string | null;
+  firstEvent?: EventInput;
+  at?: string;
+};
+
+/** Spec 2.5 startRun: the run and its first event. */
+export function startRun(db: Database, input: RunInput): { runKey: string; firstEvent: AppendedEvent } {
+  if (!getTask(db, input.taskKey)) throw new Error(`Task not found: ${input.taskKey}`);
+  const at = input.at ?? isoNow();
+  const status = input.status ?? "running";
+  const runKey = uniqueKey(db, "agent_runs", `${slugify(input.agentName)}-${Date.parse(at)}`);
+  db.query(
+    `INSERT INTO agent_runs (run_key, task_key, agent_name, agent_kind, squad_slug, session_key, source, title,
+       status, summary, used_skills_json, started_at, updated_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    runKey,
+    input.taskKey,
+    input.agentName,
+    input.agentKind ?? "official",
+    input.squadSlug ?? null,
+    input.sessionKey ?? null,
+    input.source ?? "direct",
+    input.title ?? null,
+    status,
+    input.summary ?? null,
+    input.usedSkills ? JSON.stringify(input.usedSkills) : null,
+    at,
+    at,
+    isTerminal(status) ? at : null,
+  );
+  const first = input.firstEvent ?? { eventType: "start" };
+  const firstEvent = appendRunEvent(db, runKey, {
+    phase: "run",
+    message: input.title ?? "Agent started",
+    at,
+    ...first,
+  });
+  return { runKey, firstEvent };
+}
+
+/** Spec 2.5 appendRunEvent: the legacy agent_events row and the execution_events row together. */
+export function appendRunEvent(db: Database, runKey: string, event: EventInput): AppendedEvent {
+  const run = getRun(db, runKey);
+  if (!run) throw new Error(`Run not found: ${runKey}`);
+  const at = event.at ?? isoNow();
+  const message = event.message ?? "";
+  const payloadJson = event.payload ? JSON.stringify(event.payload) : null;
+  const next = db
+    .query("SELECT COALESCE(MAX(sequence_no), 0) + 1 AS n FROM execution_events WHERE run_key = ?")
+    .get(runKey) as { n: number };
+  db.query("INSERT INTO agent_events (run_key, event_type, message, payload_json, created_at) VALUES (?, ?, ?, ?, ?)").run(
+    runKey,
+    event.eventType,
+    message,
+    payloadJson,
+    at,
+  );
+  const inserted = db
+    .query(
+      `INSERT INTO execution_events (task_key, run_key, agent_name, agent_kind, squad_slug, session_key, source,
+         workflow_id, workflow_stage, parent_run_key, event_type, phase, status, tool_name, message, payload_json,
+         sequence_no, created_at, plan_step_id, worker_status, verdict, token_count, progress_pct, harness_session_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .get(
+      run.task_key,
+      runKey,
+      run.agent_name,
+      run.agent_kind,
+      run.squad_slug,
+      run.session_key,
+      run.source,
+      run.workflow_id,
+      run.workflow_stage,
+      run.parent_run_key,
+      event.eventType,
+      event.phase ?? null,
+      event.status ?? run.status,
+      event.toolName ?? null,
+      message,
+      payloadJson,
+      next.n,
+      at,
+      event.planStepId ?? null,
+      event.workerStatus ?? null,
+      event.verdict ? event.verdict.toUpperCase() : null,
+      event.tokenCount ?? null,
+      event.progressPct ?? null,
+      event.harnessSessionId ?? null,
+    ) as { id: number };
+  return { id: inserted.id, sequenceNo: next.n, createdAt: at };
+}
+
+export type RunUpdate = {
+  status?: RunStatus;
+  summary?: string | null;
+  usedSkills?: string[];
+  at?: string;
+};
+
+/** Spec 2.5 updateRun without the trailing event (callers append the event they need). */
+export function updateRunRow(db: Database, runKey: string, update: RunUpdate): RunRow {
+  const run = getRun(db, runKey);
+  if (!run) throw new Error(`Run not found: ${runKey}`);
+  const at = update.at ?? isoNow();
+  const skills = update.usedSkills
+    ? JSON.stringify([...new Set([...(parseStringArray(run.used_skills_json) ?? []), ...update.usedSkills])])
+    : run.used_skills_json;
+  const status = update.status ?? run.status;
+  db.query(
+    `UPDATE agent_runs SET status = ?, summary = COALESCE(?, summary), used_skills_json = ?, updated_at = ?,
+       finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) ELSE finished_at END
+     WHERE run_key = ?`,
+  ).run(status, update.summary ?? null, skills, at, isTerminal(status) ? 1 : 0, at, runKey);
+  return getRun(db, runKey) as RunRow;
+}
+
+/** Spec 2.5 updateRun: the row update, then an event (type default `update`). */
+export function updateRun(db: Database, runKey: string, update: RunUpdate, event: EventInput = { eventType: "update" }): AppendedEvent {
+  updateRunRow(db, runKey, update);
+  return appendRunEvent(db, runKey, { message: update.summary ?? "", at: update.at, ...event });
+}
+
+export type TaskUpdate = { status?: RunStatus; goal?: string | null; meta?: JsonObject | null; at?: string };
+
+/** Spec 2.5 updateTask (COALESCE semantics). */
+export function updateTask(db: Database, taskKey: string, update: TaskUpdate): void {
+  const at = update.at ?? isoNow();
+  const terminal = update.status ? isTerminal(update.status) : false;
+  db.query(
+    `UPDATE tasks SET status = COALESCE(?, status), goal = COALESCE(?, goal), meta_json = COALESCE(?, meta_json),
+       updated_at = ?, finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) ELSE finished_at END
+     WHERE task_key = ?`,
+  ).run(update.status ?? null, update.goal ?? null, update.meta ? JSON.stringify(update.meta) : null, at, terminal ? 1 : 0, at, taskKey);
+}
+
+export type StandaloneEvent = {
+  source: string;
+  eventType: string;
+  phase?: string;
+  agentName?: string | null;
+  message?: string;
+  payload?: JsonObject | null;
+  harnessSessionId?: string | null;
+  at?: string;
+};
+
+/** Spec 2.5: a telemetry row owned by no run (context:guard, context:brief). */
+export function insertStandaloneEvent(db: Database, event: StandaloneEvent): number {
+  const row = db
+    .query(
+      `INSERT INTO execution_events (task_key, run_key, agent_name, source, event_type, phase, message, payload_json,
+         sequence_no, created_at, harness_session_id)
+       VALUES (NULL, NULL, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id`,
+    )
+    .get(
+      event.agentName ?? null,
+      event.source,
+      event.eventType,
+      event.phase ?? event.source,
+      event.message ?? "",
+      event.payload ? JSON.stringify(event.payload) : null,
+      event.at ?? isoNow(),
+      event.harnessSessionId ?? null,
+    ) as { id: number };
+  return row.id;
+}
+
+export function parseStringArray(text: string | null | undefined): string[] | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : null;
+  } catch {
+    return null;
+  }
+}
