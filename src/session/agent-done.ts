@@ -1,0 +1,69 @@
+/**
+ * `agent:done` (spec 15), the part shared with `hooks:emit --then=agent:done` (spec 4.10): recording
+ * that an agent finished its turn inside an open session, without closing it.
+ */
+import type { Database } from "bun:sqlite";
+import { basename } from "node:path";
+import { isoNow } from "../core/time.ts";
+import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
+import { publishLiveEvent } from "./live-event.ts";
+
+export type AgentDoneInput = {
+  summary: string;
+  verdict?: string | null;
+  planStep?: string | null;
+  artifacts?: string[];
+  at?: string;
+};
+
+export type AgentDoneEvent = AppendedEvent & { summary: string; planStep: string | null; artifacts: string[] };
+
+/** `--artifacts=a,b`: trimmed, empty entries dropped, de-duplicated. */
+export function parseArtifactList(value: unknown): string[] {
+  if (typeof value !== "string") return [];
+  return [...new Set(value.split(",").map((item) => item.trim()).filter(Boolean))];
+}
+
+/** Inserts one `artifacts` row per path (kind `output`), owned by the run. */
+export function insertArtifacts(db: Database, run: RunRow, paths: readonly string[], at: string): void {
+  const insert = db.query(
+    `INSERT INTO artifacts (task_key, run_key, squad_slug, agent_name, kind, title, file_path, created_at)
+     VALUES (?, ?, ?, ?, 'output', ?, ?, ?)`,
+  );
+  for (const path of paths) insert.run(run.task_key, run.run_key, run.squad_slug, run.agent_name, basename(path), path, at);
+}
+
+/**
+ * Row work only, inside the caller's BEGIN IMMEDIATE transaction: the `agent_done` event (phase
+ * `live`, status `running`) and the artifact rows. The session stays open: its owner closes it.
+ */
+export function appendAgentDone(db: Database, runKey: string, input: AgentDoneInput): AgentDoneEvent {
+  const run = getRun(db, runKey);
+  if (!run) throw new Error(`Run not found: ${runKey}`);
+  const at = input.at ?? isoNow();
+  const artifacts = input.artifacts ?? [];
+  const event = appendRunEvent(db, runKey, {
+    eventType: "agent_done",
+    phase: "live",
+    status: "running",
+    message: input.summary,
+    verdict: input.verdict ?? null,
+    planStepId: input.planStep ?? null,
+    payload: artifacts.length > 0 ? { artifacts } : null,
+    at,
+  });
+  insertArtifacts(db, run, artifacts, at);
+  return { ...event, summary: input.summary, planStep: input.planStep ?? null, artifacts };
+}
+
+/** After commit: the live ndjson line and the state.json fold of the `agent_done` event. */
+export function publishAgentDone(root: string, run: RunRow, event: AgentDoneEvent): void {
+  publishLiveEvent(root, run, {
+    ts: event.createdAt,
+    type: "agent_done",
+    summary: event.summary,
+    refs: event.artifacts,
+    planStep: event.planStep,
+    status: "running",
+  });
+}
