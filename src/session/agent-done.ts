@@ -4,8 +4,19 @@
  */
 import type { Database } from "bun:sqlite";
 import { basename } from "node:path";
+import { agentHandle } from "../core/agent.ts";
 import { isoNow } from "../core/time.ts";
-import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
+import { clearPointer, readPointer } from "../live/pointer.ts";
+import {
+  appendRunEvent,
+  getRun,
+  startRun,
+  startTask,
+  updateRunRow,
+  updateTask,
+  type AppendedEvent,
+  type RunRow,
+} from "../store/records.ts";
 import { publishLiveEvent } from "./live-event.ts";
 
 export type AgentDoneInput = {
@@ -66,4 +77,59 @@ export function publishAgentDone(root: string, run: RunRow, event: AgentDoneEven
     planStep: event.planStep,
     status: "running",
   });
+}
+
+export type StandaloneDoneInput = {
+  agent: string;
+  summary: string;
+  title: string | null;
+  status: "completed" | "failed";
+  verdict: string | null;
+  planStep: string | null;
+  artifacts: string[];
+};
+
+/**
+ * No open session (spec 15): a task and a direct run that start and finish in the same call; an
+ * `agent_done` event only when there is a verdict or plan step to keep.
+ */
+export function recordStandaloneDone(db: Database, input: StandaloneDoneInput): { taskKey: string; runKey: string } {
+  const at = isoNow();
+  const handle = agentHandle(input.agent);
+  const taskKey = startTask(db, { title: input.title ?? handle, goal: input.summary, status: "running", createdBy: handle, at });
+  const { runKey } = startRun(db, {
+    taskKey,
+    agentName: handle,
+    source: "direct",
+    title: input.title ?? handle,
+    status: "running",
+    at,
+    firstEvent: { eventType: "start", phase: "direct", message: input.summary, at },
+  });
+  if (input.verdict || input.planStep) {
+    appendRunEvent(db, runKey, {
+      eventType: "agent_done",
+      phase: "direct",
+      message: input.summary,
+      verdict: input.verdict,
+      planStepId: input.planStep,
+      at,
+    });
+  }
+  const run = updateRunRow(db, runKey, { status: input.status, summary: input.summary, at });
+  appendRunEvent(db, runKey, { eventType: input.status === "failed" ? "failed" : "finished", phase: "direct", message: input.summary, at });
+  updateTask(db, taskKey, { status: input.status, at });
+  insertArtifacts(db, run, input.artifacts, at);
+  return { taskKey, runKey };
+}
+
+/** A pointer that no longer names an open run is stale once the agent reports done: remove it. */
+export function clearStalePointer(root: string, agent: string): void {
+  const pointer = readPointer(root, agent);
+  if (!pointer) return;
+  try {
+    clearPointer(root, agent, pointer.runKey);
+  } catch {
+    // An unremovable stale pointer is harmless: readers validate it against the store.
+  }
 }
