@@ -118,10 +118,10 @@ describe("runtime:emit", () => {
     expect(runRow).toMatchObject({ run_key: result.runKey, source: "direct", status: "completed", used_skills_json: '["a","b"]', agent_name: "@orchestrator", summary: "Phase one done" });
     const [task] = rows<Json>(project, "SELECT * FROM tasks");
     expect(task).toMatchObject({ title: "runtime:emit @orchestrator", status: "completed", task_kind: "runtime_event", goal: "Phase one done" });
-    expect(JSON.parse(task.meta_json)).toEqual({ mode: "standalone", reason: "no_active_live_session" });
+    expect(JSON.parse(task?.meta_json)).toEqual({ mode: "standalone", reason: "no_active_live_session" });
     const [event] = rows<Json>(project, "SELECT * FROM execution_events");
     expect(event).toMatchObject({ event_type: "milestone", phase: "direct", message: "Phase one done" });
-    expect(JSON.parse(event.payload_json)).toEqual({
+    expect(JSON.parse(event?.payload_json)).toEqual({
       worker: "agent-1", refs: ["docs/a.md", "docs/b.md"], used_skills: ["a", "b"], standalone: true, reason: "no_active_live_session",
     });
     expect(existsSync(join(project, ".aioson", "runtime", ".sessions"))).toBe(false);
