@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "./helpers.ts";
 
@@ -197,7 +197,7 @@ describe("live:status", () => {
     const statePath = sessionFile(project, result.sessionKey, "state.json");
     const pid = deadPid();
     writeFileSync(statePath, JSON.stringify({ ...readJson(statePath), child_pid: pid }));
-    const text = runAioson(["live:status", project, "--limit=2"]);
+    const text = runAioson(["live:status", project]);
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.slice(0, 6)).toEqual([
@@ -214,9 +214,19 @@ describe("live:status", () => {
     expect(lines[9]).toMatch(/^Updated: \d{4}-/);
     expect(lines[10]).toBe("Warning: Process is dead while the live session is still open. Close it manually with `aioson live:close . --status=failed`.");
     expect(lines[11]).toBe("Recent events:");
-    expect(lines.slice(12).map((line) => line.replace(/^- \S+ \| /, ""))).toEqual(["note | note 2", "note | note 3"]);
+    expect(lines.slice(12).map((line) => line.replace(/^- \S+ \| /, ""))).toEqual([
+      "session_started | Live session started for @dev with codex",
+      "note | note 1",
+      "note | note 2",
+      "note | note 3",
+    ]);
     expect(runAioson(["live:status", project, "--format=compact"]).stdout).toContain(`@dev | active | ${result.sessionKey} | events 4 | plan 0/2`);
     expect(runAioson(["live:status", project, "--format=tmux-bar"]).stdout.trim()).toBe("aioson @dev active 0/2 dead");
+    // Without state.json the events come from the store: the last --limit rows, oldest first.
+    rmSync(statePath);
+    const fromDb = runAioson(["live:status", project, "--agent=dev", "--limit=2", "--json"]).json as Json;
+    expect(fromDb.recentEvents.map((event: Json) => event.summary)).toEqual(["note 2", "note 3"]);
+    expect(fromDb.stats).toMatchObject({ events_total: 4, plan_steps_total: 2, events_by_type: { session_started: 1, note: 3 } });
   });
 
   test("--watch reprints until SIGTERM, then exits 0", async () => {

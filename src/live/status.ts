@@ -141,7 +141,7 @@ export function liveSnapshot(db: Database, root: string, dbPath: string, agent: 
     run,
     task,
     stats: state ? { ...state.stats } : dbStats(db, run, task),
-    recentEvents: stateEvents.length > 0 ? stateEvents.slice(-limit) : run ? dbEvents(db, run.run_key, limit) : [],
+    recentEvents: stateEvents.length > 0 ? stateEvents : run ? dbEvents(db, run.run_key, limit) : [],
     contextEstimated: latestTokenCount(db, run),
     warning: proc === "dead" && phase === "active" ? DEAD_PROCESS_WARNING : null,
   };
