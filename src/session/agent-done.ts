@@ -24,10 +24,12 @@ export type AgentDoneInput = {
   verdict?: string | null;
   planStep?: string | null;
   artifacts?: string[];
+  /** The harness `session_id` when reached through `hooks:emit --then` (column and payload key, spec 2.6). */
+  harnessSessionId?: string | null;
   at?: string;
 };
 
-export type AgentDoneEvent = AppendedEvent & { summary: string; planStep: string | null; artifacts: string[] };
+export type AgentDoneEvent = AppendedEvent & { summary: string; planStep: string | null; artifacts: string[]; harnessSessionId: string | null };
 
 /** `--artifacts=a,b`: trimmed, empty entries dropped, de-duplicated. */
 export function parseArtifactList(value: unknown): string[] {
@@ -53,6 +55,8 @@ export function appendAgentDone(db: Database, runKey: string, input: AgentDoneIn
   if (!run) throw new Error(`Run not found: ${runKey}`);
   const at = input.at ?? isoNow();
   const artifacts = input.artifacts ?? [];
+  const harness = input.harnessSessionId ?? null;
+  const payload = { ...(artifacts.length > 0 ? { artifacts } : {}), ...(harness ? { harness_session_id: harness } : {}) };
   const event = appendRunEvent(db, runKey, {
     eventType: "agent_done",
     phase: "live",
@@ -60,11 +64,12 @@ export function appendAgentDone(db: Database, runKey: string, input: AgentDoneIn
     message: input.summary,
     verdict: input.verdict ?? null,
     planStepId: input.planStep ?? null,
-    payload: artifacts.length > 0 ? { artifacts } : null,
+    payload: Object.keys(payload).length > 0 ? payload : null,
+    harnessSessionId: harness,
     at,
   });
   insertArtifacts(db, run, artifacts, at);
-  return { ...event, summary: input.summary, planStep: input.planStep ?? null, artifacts };
+  return { ...event, summary: input.summary, planStep: input.planStep ?? null, artifacts, harnessSessionId: harness };
 }
 
 /** After commit: the live ndjson line and the state.json fold of the `agent_done` event. */
@@ -76,6 +81,7 @@ export function publishAgentDone(root: string, run: RunRow, event: AgentDoneEven
     refs: event.artifacts,
     planStep: event.planStep,
     status: "running",
+    meta: event.harnessSessionId ? { harness_session_id: event.harnessSessionId } : null,
   });
 }
 
