@@ -6,7 +6,7 @@ import { agentHandle } from "../core/agent.ts";
 import { isoNow } from "../core/time.ts";
 import { readLastNdjsonLine } from "../live/ndjson.ts";
 import { closeSessionRows, createSessionRows, findValidPointerRun, isOpenRun, publishClosedSession, publishNewSession, type NewSession } from "./sessions.ts";
-import { liveNdjsonLine, publishLiveEvent } from "./live-event.ts";
+import { liveNdjsonLine, newSessionLineRun, publishLiveEvent } from "./live-event.ts";
 import { withStoreTransaction, type Store } from "../store/db.ts";
 import { getRun, type RunRow } from "../store/records.ts";
 
@@ -83,11 +83,10 @@ export function guardTick(store: Store, config: GuardConfig, now: number = Date.
   if (plan.kind === "started") {
     const { session } = plan;
     const summary = startMessage(config.tool);
-    const run = getRun(store.db, session.runKey);
     publishNewSession(store.db, session, {
       summary,
       replacePointer: true,
-      ndjsonLine: run ? liveNdjsonLine(run, { ts: session.startedAt, type: "session_started", summary, meta: { tool: config.tool } }) : {},
+      ndjsonLine: liveNdjsonLine(newSessionLineRun(session), { ts: session.startedAt, type: "session_started", summary, meta: { tool: config.tool } }),
     });
     config.log(`Session started: ${session.sessionKey} (run: ${session.runKey})`);
     return { runKey: session.runKey, sessionKey: session.sessionKey, started: true, closed: false };

@@ -3,10 +3,11 @@
  * ndjson line in the live shape and the state.json fold. Both are auxiliary (SQLite is the source of
  * truth), so failures are swallowed by the underlying writers.
  */
-import { canonicalAgent } from "../core/agent.ts";
+import { agentHandle, canonicalAgent } from "../core/agent.ts";
 import { appendNdjson, capLineText } from "../live/ndjson.ts";
 import { applyEvent, readState, writeState, type LiveState } from "../live/state.ts";
 import type { JsonObject, RunRow } from "../store/records.ts";
+import type { NewSession } from "./sessions.ts";
 
 export type LiveLine = {
   ts: string;
@@ -18,8 +19,15 @@ export type LiveLine = {
   meta?: JsonObject | null;
 };
 
+export type LineRun = Pick<RunRow, "agent_name" | "task_key" | "run_key" | "session_key" | "status">;
+
+/** The run fields of a session just created (before any row is read back). */
+export function newSessionLineRun(session: NewSession): LineRun {
+  return { agent_name: agentHandle(session.input.agent), task_key: session.taskKey, run_key: session.runKey, session_key: session.sessionKey, status: "running" };
+}
+
 /** The live-shape ndjson line: `{ts, type, summary, agent, task_key, run_key, session_key, refs, plan_step, status, meta}`. */
-export function liveNdjsonLine(run: RunRow, line: LiveLine): Record<string, unknown> {
+export function liveNdjsonLine(run: LineRun, line: LiveLine): Record<string, unknown> {
   return {
     ts: line.ts,
     type: line.type,

@@ -5,8 +5,8 @@ import { isoNow } from "../core/time.ts";
 import type { PlanStep } from "../live/plan.ts";
 import { processState, type ProcessState } from "../live/process.ts";
 import { readState, writeState } from "../live/state.ts";
-import { getRun, getTask, parseJsonObject, updateTask, type RunRow } from "../store/records.ts";
-import { liveNdjsonLine } from "./live-event.ts";
+import { getTask, parseJsonObject, updateTask, type RunRow } from "../store/records.ts";
+import { liveNdjsonLine, newSessionLineRun } from "./live-event.ts";
 import {
   closeSessionRows,
   createSessionRows,
@@ -119,13 +119,11 @@ export function publishLiveStart(db: Database, input: LiveStartInput, outcome: L
   if (outcome.autoClosed) publishClosedSession(input.root, outcome.autoClosed.run, outcome.autoClosed.at);
   const session = outcome.created;
   if (!session) return;
-  const run = getRun(db, session.runKey);
-  if (!run) return;
   const summary = session.input.startedMessage;
   publishNewSession(db, session, {
     summary,
     replacePointer: true,
-    ndjsonLine: liveNdjsonLine(run, { ts: session.startedAt, type: "session_started", summary, meta: { tool: input.tool } }),
+    ndjsonLine: liveNdjsonLine(newSessionLineRun(session), { ts: session.startedAt, type: "session_started", summary, meta: { tool: input.tool } }),
     state: {
       plan_ref: input.planRef,
       stats: {
