@@ -18,7 +18,7 @@ function cells(line: string): string[] {
 
 /** Tool names of a cell: `Read, Grep` / `read_file + grep_search` / `` `Bash` (git log) `` → names. */
 export function toolsOfCell(cell: string): string[] {
-  const clean = cell.replace(/\([^)]*\)/g, " ").replace(/[`*_]/g, "").trim();
+  const clean = cell.replace(/\([^)]*\)/g, " ").replace(/[`*]/g, "").trim();
   if (EMPTY_TOOLS.test(clean)) return [];
   return clean
     .split(/\s*(?:,|;|\+|\/|&|\band\b|\be\b|\by\b)\s*/i)
