@@ -1,0 +1,66 @@
+import { describe, expect, test } from "bun:test";
+import { GUARD_CATALOG, guardCommandLine, guardCommandLineWindows, selectGuards, GUARD_COMMAND_PATTERN } from "../../src/kit/catalog.ts";
+import { copilotHooksConfig } from "../../src/kit/copilot.ts";
+import { detectHarness, renderDecision, strictest } from "../../src/kit/dialect.ts";
+import { parseShell } from "../../src/kit/shell.ts";
+
+describe("shell reader", () => {
+  test("splits chains and keeps quoted operators inside words", () => {
+    const commands = parseShell(`a "b && c" | d 'e;f' ; g || h & i`);
+    expect(commands.map((c) => c.words.map((w) => w.text))).toEqual([["a", "b && c"], ["d", "e;f"], ["g"], ["h"], ["i"]]);
+  });
+  test("heredoc bodies attach to their command; redirection targets are not words", () => {
+    const [command] = parseShell("cat > out.txt <<-'EOF'\n\tline one\n\tEOF\necho next");
+    expect(command?.words.map((w) => w.text)).toEqual(["cat"]);
+    expect(command?.stdin).toBe("line one\n");
+  });
+  test("variables and unknown substitutions are dynamic", () => {
+    const commands = parseShell('x "$HOME" "$(date)" plain');
+    // The substitution's own command is listed too (so a git call inside it is judged).
+    expect(commands.map((c) => c.words[0]?.text)).toEqual(["date", "x"]);
+    const command = commands[1];
+    expect(command?.words.map((w) => w.dynamic)).toEqual([false, true, true, false]);
+  });
+});
+
+describe("dialect", () => {
+  test("deny > ask > allow", () => {
+    expect(strictest([{ permission: "allow", reason: "a" }, { permission: "deny", reason: "d" }, { permission: "ask", reason: "q" }])?.permission).toBe("deny");
+    expect(strictest([])).toBeNull();
+  });
+  test("harness from flag, else payload shape", () => {
+    expect(detectHarness("'codex'", null)).toBe("codex");
+    expect(detectHarness(undefined, { hookEventName: "Stop", sessionId: "s" })).toBe("copilot");
+    expect(detectHarness(undefined, { hook_event_name: "Stop", turn_id: "t" })).toBe("codex");
+    expect(detectHarness(undefined, { hook_event_name: "Stop" })).toBe("claude");
+  });
+  test("Codex pass mapping for ask is configurable", () => {
+    expect(renderDecision("codex", "PreToolUse", { kind: "permission", permission: "ask", reason: "r" }, { codexAsk: "pass" })).toBeNull();
+  });
+});
+
+describe("catalogue", () => {
+  test("ten guards, each with Claude, Codex and Copilot events", () => {
+    expect(GUARD_CATALOG.length).toBe(10);
+    for (const entry of GUARD_CATALOG) for (const harness of ["claude", "codex", "copilot"] as const) expect(entry.hooks[harness]).not.toBeNull();
+  });
+  test("--with selection and unknown names", () => {
+    const { entries, unknown } = selectGuards("verify-claims, guard:pre-commit-guard,nope");
+    expect(entries.map((e) => e.name)).toEqual(["pre-commit-guard", "verify-claims"]);
+    expect(unknown).toEqual(["nope"]);
+    expect(selectGuards("all").entries.length).toBe(10);
+  });
+  test("command lines", () => {
+    const entry = GUARD_CATALOG[0]!;
+    const line = guardCommandLine(entry, "claude", { agent: "dev" });
+    expect(line).toBe(`aioson guard:pre-commit-guard "$PWD" --tool=claude --agent='dev' 2>/dev/null || true`);
+    expect(GUARD_COMMAND_PATTERN.exec(line)?.[1]).toBe("pre-commit-guard");
+    expect(guardCommandLineWindows(entry, "codex")).toBe("aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
+  });
+  test("Copilot hooks file: flat handler arrays per event, no matcher", () => {
+    const config = copilotHooksConfig(selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries);
+    expect(Object.keys(config.hooks)).toEqual(["PreToolUse", "Stop"]);
+    expect(config.hooks.Stop?.length).toBe(2);
+    expect(config.hooks.PreToolUse?.[0]).toEqual({ type: "command", command: expect.stringContaining("--tool=copilot"), windows: "aioson guard:pre-commit-guard . --tool=copilot", timeout: 10 });
+  });
+});
