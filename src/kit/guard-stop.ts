@@ -1,4 +1,5 @@
 /** Judges of the Stop guards: verify-claims, context-confidence-check and the three reminders. */
+import { isAbsolute, resolve } from "node:path";
 import { loadGuardText, type GuardName } from "./config.ts";
 import { PASS, type Decision } from "./dialect.ts";
 import { stopHookActive, stringField } from "./payload.ts";
@@ -21,8 +22,10 @@ export function reminder(guard: keyof typeof REMINDERS) {
   };
 }
 
+/** The transcript file; a relative path is taken from the hook's directory (harnesses send absolute ones). */
 function transcriptPath(context: GuardContext): string {
-  return stringField(context.payload, "transcript_path", "transcriptPath", "agent_transcript_path");
+  const path = stringField(context.payload, "agent_transcript_path", "transcript_path", "transcriptPath");
+  return path && !isAbsolute(path) ? resolve(context.dir, path) : path;
 }
 
 function lastMessage(context: GuardContext): string {

@@ -151,15 +151,56 @@ function parseLine(text: string): Json | null {
   }
 }
 
-/** The current turn: every line after the last real user message (the whole transcript when there is none). */
-export function turnFromText(text: string): Turn {
-  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [] };
-  const entries: Entry[] = [];
+/** The lines of a text, last first. */
+function* linesBackwardOfText(text: string): Generator<string> {
   let end = text.length;
   while (end > 0) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
-    const line = parseLine(text.slice(start, end).trim());
+    yield text.slice(start, end);
     end = start > 0 ? start - 1 : 0;
+  }
+}
+
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The lines of a file, last first, read in chunks from the end: at Stop time only the current turn is wanted,
+ * so a multi-megabyte transcript costs a few chunks, not a full read. Splitting on the `\n` byte is safe in UTF-8.
+ */
+function* linesBackwardOfFile(fd: number, size: number, limit = MAX_TRANSCRIPT_BYTES): Generator<string> {
+  const floor = Math.max(0, size - limit);
+  let position = size;
+  let carry: Buffer = Buffer.alloc(0);
+  while (position > floor) {
+    const start = Math.max(floor, position - CHUNK_BYTES);
+    const chunk = Buffer.allocUnsafe(position - start);
+    let read = 0;
+    while (read < chunk.length) {
+      const n = readSync(fd, chunk, read, chunk.length - read, start + read);
+      if (n <= 0) break;
+      read += n;
+    }
+    position = start;
+    const buffer = carry.length > 0 ? Buffer.concat([chunk.subarray(0, read), carry]) : chunk.subarray(0, read);
+    let end = buffer.length;
+    let newline = buffer.lastIndexOf(10, end - 1);
+    while (newline >= 0) {
+      yield buffer.toString("utf8", newline + 1, end);
+      end = newline;
+      newline = end > 0 ? buffer.lastIndexOf(10, end - 1) : -1;
+    }
+    carry = Buffer.from(buffer.subarray(0, end));
+  }
+  // A cut tail (file larger than the limit) starts mid-line: that partial line is dropped.
+  if (floor === 0 && carry.length > 0) yield carry.toString("utf8");
+}
+
+/** The current turn: every line after the last real user message (the whole transcript when there is none). */
+function turnFromLines(lines: Iterable<string>): Turn {
+  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [] };
+  const entries: Entry[] = [];
+  for (const raw of lines) {
+    const line = parseLine(raw.trim());
     if (!line) continue;
     const entry = classify(line);
     if (!entry) continue;
@@ -175,9 +216,23 @@ export function turnFromText(text: string): Turn {
   return turn;
 }
 
+export function turnFromText(text: string): Turn {
+  return turnFromLines(linesBackwardOfText(text));
+}
+
+/** The current turn of a transcript file, read from its end; null when the file cannot be read. */
 export function readTurn(path: string): Turn | null {
-  const text = readTail(path);
-  return text === null ? null : turnFromText(text);
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    return turnFromLines(linesBackwardOfFile(fd, stat.size));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 const TOOL_LINE = /tool_use|function_call|custom_tool_call|local_shell_call|tool\.execution_start|toolRequests/;
