@@ -113,7 +113,8 @@ export function renderDecision(harness: Harness, event: string, decision: Decisi
   let output: Record<string, unknown> | null;
   switch (decision.kind) {
     case "pass":
-      output = null;
+      // Antigravity reads an empty PreToolUse answer as a deny on several builds (harness-protocols §6.4, §7 item 4).
+      output = harness === "antigravity" && event === "PreToolUse" ? { decision: "allow" } : null;
       break;
     case "empty":
       output = {};

@@ -34,6 +34,10 @@ describe("dialect", () => {
     expect(detectHarness(undefined, { hook_event_name: "Stop", turn_id: "t" })).toBe("codex");
     expect(detectHarness(undefined, { hook_event_name: "Stop" })).toBe("claude");
   });
+  test("Antigravity always answers PreToolUse (an empty answer denies there)", () => {
+    expect(renderDecision("antigravity", "PreToolUse", { kind: "pass" })).toBe('{"decision":"allow"}');
+    expect(renderDecision("antigravity", "PreToolUse", { kind: "permission", permission: "ask", reason: "r" })).toBe('{"decision":"ask","reason":"r"}');
+  });
   test("Codex pass mapping for ask is configurable", () => {
     expect(renderDecision("codex", "PreToolUse", { kind: "permission", permission: "ask", reason: "r" }, { codexAsk: "pass" })).toBeNull();
   });
