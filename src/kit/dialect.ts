@@ -8,7 +8,10 @@
  * - GitHub Copilot agent hooks in VS Code: https://code.visualstudio.com/docs/agents/reference/hooks-reference
  *   (microsoft/vscode-docs `docs/agents/reference/hooks-reference.md`): PreToolUse takes the Claude shape with
  *   allow/deny/ask; Stop blocks with `hookSpecificOutput: {hookEventName:"Stop", decision:"block", reason}`
- *   (SubagentStop with the top-level pair), so for Copilot both spellings are written.
+ *   (SubagentStop with the top-level pair), so for Copilot both spellings are written. UserPromptSubmit is documented
+ *   as "common output only", but VS Code's handler reads `hookSpecificOutput?.additionalContext ?? additionalContext`
+ *   (microsoft/vscode `extensions/copilot/src/extension/prompt/node/` DefaultIntentRequestHandler), so the
+ *   Claude shape injects context there too.
  * - OpenCode: §3.3/§3.8 — the plugin throws to block; the binary answers the shim's `{block, reason}` reply.
  */
 export type Harness = "claude" | "codex" | "copilot" | "opencode" | "antigravity";
