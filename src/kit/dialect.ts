@@ -106,7 +106,9 @@ const CONTEXT_EVENTS = new Set(["SessionStart", "UserPromptSubmit", "SubagentSta
 
 function contextOutput(harness: Harness, event: string, text: string): Record<string, unknown> {
   if (harness === "opencode") return { context: text };
-  // PreCompact has no additionalContext anywhere; the universal `systemMessage` is accepted by every harness there.
+  // PreCompact has no additionalContext anywhere: Claude Code and Codex reject the whole output when
+  // `hookSpecificOutput` names PreCompact (anthropics/claude-code#46191, Yeachan-Heo/oh-my-codex#2217), while the
+  // universal `systemMessage` is accepted by every harness there.
   if (!CONTEXT_EVENTS.has(event)) return { systemMessage: text };
   return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }
