@@ -11,6 +11,9 @@ export type SimpleCommand = { words: Word[]; stdin: string | null };
 type Pending = { delimiter: string; stripTabs: boolean; command: SimpleCommand };
 
 const MAX_DEPTH = 8;
+/** Runs of characters with no meaning to the reader, copied in one slice (long messages stay linear and cheap). */
+const PLAIN = /[^\s;&|()<>'"$`\\]+/y;
+const PLAIN_QUOTED = /[^"\\$`]+/y;
 
 class Reader {
   i = 0;
@@ -161,8 +164,11 @@ class Reader {
         this.append(word.text, word.dynamic);
         continue;
       }
-      this.append(c);
-      this.i++;
+      PLAIN_QUOTED.lastIndex = this.i;
+      const run = PLAIN_QUOTED.exec(this.src);
+      const text = run ? run[0] : c;
+      this.append(text);
+      this.i += text.length;
     }
   }
 
@@ -328,8 +334,11 @@ class Reader {
         }
         continue;
       }
-      this.append(c);
-      this.i++;
+      PLAIN.lastIndex = this.i;
+      const run = PLAIN.exec(src);
+      const text = run ? run[0] : c;
+      this.append(text);
+      this.i += text.length;
     }
     this.endCommand();
   }
