@@ -3,6 +3,10 @@ import { GUARD_CATALOG, guardCommandLine, guardCommandLineWindows, selectGuards,
 import { copilotHooksConfig } from "../../src/kit/copilot.ts";
 import { detectHarness, renderDecision, strictest } from "../../src/kit/dialect.ts";
 import { parseShell } from "../../src/kit/shell.ts";
+import { isVerified, mentionedPaths } from "../../src/kit/claims.ts";
+import { toolsOfCell } from "../../src/kit/confidence.ts";
+import { lessonSummary, promptTags } from "../../src/kit/lessons.ts";
+import { judgePreCommit } from "../../src/kit/pre-commit.ts";
 
 describe("shell reader", () => {
   test("splits chains and keeps quoted operators inside words", () => {
@@ -66,5 +70,45 @@ describe("catalogue", () => {
     expect(Object.keys(config.hooks)).toEqual(["PreToolUse", "Stop"]);
     expect(config.hooks.Stop?.length).toBe(2);
     expect(config.hooks.PreToolUse?.[0]).toEqual({ type: "command", command: expect.stringContaining("--tool=copilot"), windows: "aioson guard:pre-commit-guard . --tool=copilot", timeout: 10 });
+  });
+});
+
+describe("claims", () => {
+  test("paths: relative with a directory, rooted, or a code-quoted file name", () => {
+    expect(mentionedPaths("Edited src/app.ts, /etc/hosts and `tsconfig.json`; Node.js is fine; see http://x.io/a/b.ts")).toEqual(["src/app.ts", "/etc/hosts", "tsconfig.json"]);
+  });
+  test("suffix matching works both ways, on whole segments", () => {
+    const touched = new Set(["/home/me/app/src/app.ts", "lib/util.ts"]);
+    expect(isVerified("src/app.ts", touched)).toBe(true);
+    expect(isVerified("/srv/x/lib/util.ts", touched)).toBe(true);
+    expect(isVerified("rc/app.ts", touched)).toBe(false);
+  });
+});
+
+describe("confidence cells", () => {
+  test("tool lists in several spellings", () => {
+    expect(toolsOfCell("`Read`, Grep + Glob (twice)")).toEqual(["Read", "Grep", "Glob"]);
+    expect(toolsOfCell("—")).toEqual([]);
+    expect(toolsOfCell("read_file e grep_search")).toEqual(["read_file", "grep_search"]);
+  });
+});
+
+describe("lessons", () => {
+  test("bilingual keywords map to the same tags", () => {
+    expect(promptTags("corrigir o teste")).toEqual(["fix", "test"]);
+    expect(promptTags("fix the test")).toEqual(["fix", "test"]);
+  });
+  test("summary: ## Summary section, capped", () => {
+    expect(lessonSummary("# T\n\n## Summary\nShort one.\n\n## More\nx")).toBe("Short one.");
+    expect(lessonSummary(`## Resumo\n${"y".repeat(800)}`).length).toBe(500);
+  });
+});
+
+describe("pre-commit judgement", () => {
+  test("the reasons of every command at the winning level are kept", () => {
+    const verdict = judgePreCommit('git commit -m "bad" && git commit -m "worse"', "/tmp");
+    expect(verdict?.permission).toBe("deny");
+    expect(verdict?.reason).toContain('"bad"');
+    expect(verdict?.reason).toContain('"worse"');
   });
 });
