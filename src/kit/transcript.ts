@@ -135,7 +135,8 @@ function classify(line: Json): Entry | null {
       }
     }
     entry.text = textOf(content);
-    entry.user = line.isMeta !== true && entry.text.trim() !== "" && !isInjected(entry.text);
+    // Sidechain lines (a sub-agent's conversation inlined by older Claude Code versions) never end the turn.
+    entry.user = line.isMeta !== true && line.isSidechain !== true && entry.text.trim() !== "" && !isInjected(entry.text);
     return entry;
   }
   return null;

@@ -42,6 +42,7 @@ const CLAIMS: ClaimCase[] = [
   ["Windows separators match", stop([claude.user("x"), claude.tool("Edit", { file_path: "C:\\dev\\acme\\src\\win\\file.ts" }), claude.text("Edited src\\win\\file.ts")]), null],
   ["a :line suffix is stripped", stop([claude.user("x"), claude.tool("Read", { file_path: "src/app/main.ts" }), claude.text("bug at src/app/main.ts:42")]), null],
   ["apply_patch headers verify", stop([codex.user("x"), { type: "response_item", payload: { type: "custom_tool_call", name: "apply_patch", input: "*** Begin Patch\n*** Update File: src/p/query.ts\n*** End Patch" } }, codex.text("Patched src/p/query.ts")]), null],
+  ["a sub-agent's inlined prompt does not end the turn", stop([claude.user("go"), claude.tool("Read", { file_path: "src/k/kappa.ts" }), { ...claude.user("sub-agent task"), isSidechain: true }, claude.text("src/k/kappa.ts checked")]), null],
   ["tool_result lines are not the user's message", stop([claude.user("go"), claude.tool("Read", { file_path: "src/z/zeta.ts" }), claude.result("ok"), claude.text("src/z/zeta.ts read")]), null],
 ];
 
