@@ -1,0 +1,359 @@
+/**
+ * `hooks:doctor`: for each harness, read the installed config and run each of our handlers exactly as the harness
+ * would (its command string through its shell, a synthetic payload on stdin, inside a temporary project), then check
+ * that the event landed. Every problem comes with a fix.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { VERSION } from "../core/version.ts";
+import { dbPath } from "../store/paths.ts";
+import { isOurCommand, subcommandOf } from "./commands.ts";
+import { allHandlers } from "./merge.ts";
+import * as paths from "./paths.ts";
+import { isOurPlugin } from "./opencode-plugin.ts";
+import { migrateStore } from "./project-init.ts";
+import type { ToolName } from "./types.ts";
+import { readJsonForMerge } from "./write.ts";
+
+export type Severity = "error" | "warning" | "info";
+export type Issue = { code: string; severity: Severity; tool?: string; message: string; fix: string };
+export type HandlerCheck = { event: string; matcher?: string; command: string; exitCode: number | null; ms: number; landed: boolean | null; ok: boolean };
+export type HarnessReport = { tool: string; path: string; installed: boolean; handlers: HandlerCheck[] };
+export type DoctorResult = {
+  ok: boolean;
+  binary: { self: string; onPath: string[]; version: string };
+  harnesses: HarnessReport[];
+  antigravityLocations?: { path: string; exists: boolean; ours: boolean; hasAioson: boolean }[];
+  issues: Issue[];
+  exitCode: number;
+};
+
+export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string };
+
+const RUN_TIMEOUT_MS = 15_000;
+const MAX_TIMEOUT_SECONDS = 600;
+const LEGACY = new Set(["live:start", "agent:done"]);
+
+/** Every `aioson` executable on a PATH, in PATH order (Windows: PATHEXT variants). */
+export function aiosonOnPath(pathValue: string | undefined): string[] {
+  const names = process.platform === "win32" ? ["aioson.exe", "aioson.cmd", "aioson.bat", "aioson"] : ["aioson"];
+  const found: string[] = [];
+  for (const dir of (pathValue ?? "").split(delimiter).filter(Boolean)) {
+    for (const name of names) {
+      const candidate = join(dir, name);
+      try {
+        if (statSync(candidate).isFile() && !found.includes(candidate)) found.push(candidate);
+      } catch {
+        // not there
+      }
+    }
+  }
+  return found;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function versionOf(binary: string, env: paths.Env): string | null {
+  try {
+    const result = Bun.spawnSync([binary, "--version"], { env: env as Record<string, string>, stdout: "pipe", stderr: "ignore", timeout: RUN_TIMEOUT_MS });
+    return /aioson\s+(\S+)/.exec(result.stdout.toString())?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string[] } {
+  const onPath = aiosonOnPath(request.env.PATH ?? request.env.Path);
+  const issues: Issue[] = [];
+  const self = real(request.selfPath);
+  if (onPath.length === 0) {
+    issues.push({
+      code: "binary_not_on_path", severity: "error",
+      message: "`aioson` is not on the PATH the harnesses see: every hook runs `aioson …` and silently does nothing.",
+      fix: `Put the binary on the PATH, e.g. ln -s ${self} /usr/local/bin/aioson (Windows: add its folder to the user PATH), then restart the harness.`,
+    });
+    return { issues, onPath };
+  }
+  const first = onPath[0] as string;
+  const selfIndex = onPath.findIndex((p) => real(p) === self);
+  if (selfIndex > 0) {
+    issues.push({
+      code: "different_binary_first", severity: "error",
+      message: `A different aioson comes earlier on PATH: ${first} (this one is ${onPath[selfIndex]}).`,
+      fix: `Remove or rename ${first}, or put ${onPath[selfIndex]}'s folder before it on PATH.`,
+    });
+  }
+  if (real(first) !== self) {
+    const version = versionOf(first, request.env);
+    if (version !== VERSION) {
+      issues.push({
+        code: "version_mismatch", severity: "error",
+        message: `The aioson the hooks run (${first}) is version ${version ?? "unknown"}, this one is ${VERSION}.`,
+        fix: `Update or replace ${first} so that both are ${VERSION}, then run: aioson hooks:install`,
+      });
+    }
+  }
+  return { issues, onPath };
+}
+
+function configFor(tool: ToolName, request: DoctorRequest): { tool: string; path: string }[] {
+  if (tool === "claude") return [{ tool, path: paths.claudeSettingsPath(request.env) }];
+  if (tool === "codex") return [{ tool, path: paths.codexHooksPath(request.env) }];
+  if (tool === "antigravity") return [
+    { tool: "antigravity global", path: paths.antigravityGlobalPath(request.env) },
+    { tool: "antigravity workspace", path: paths.antigravityWorkspacePath(request.dir) },
+  ];
+  return [{ tool, path: paths.opencodePluginPath(request.env) }];
+}
+
+/** A harness-shaped payload for one event (Claude/Codex field names). */
+export function syntheticPayload(event: string, matcher: string | undefined, project: string, sessionId: string): Record<string, unknown> {
+  const base = { hook_event_name: event, session_id: sessionId, cwd: project, transcript_path: "" };
+  const file = join(project, "doctor-check.txt");
+  const tool = (matcher ?? "").split("|")[0] || "Write";
+  switch (event) {
+    case "PreToolUse":
+      return { ...base, tool_name: "Write", tool_input: { file_path: file, content: "doctor" } };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      if (tool === "Bash") return { ...base, tool_name: "Bash", tool_input: { command: "echo aioson-doctor" }, tool_response: { stdout: "aioson-doctor", stderr: "", exit_code: event === "PostToolUse" ? 0 : 1 }, ...(event === "PostToolUseFailure" ? { error: "exit 1" } : {}) };
+      if (tool === "apply_patch") return { ...base, tool_name: "apply_patch", tool_input: { command: `*** Begin Patch\n*** Add File: doctor-check.txt\n+doctor\n*** End Patch` }, tool_response: "Success" };
+      if (tool === "Task") return { ...base, tool_name: "Task", tool_input: { description: "aioson doctor check", prompt: "check" }, tool_response: {} };
+      return { ...base, tool_name: tool, tool_input: { file_path: file, content: "doctor" }, tool_response: { success: true } };
+    case "UserPromptSubmit":
+      return { ...base, prompt: "aioson hooks:doctor check" };
+    case "Stop":
+      return { ...base, stop_hook_active: false, last_assistant_message: "aioson hooks:doctor check" };
+    case "PreCompact":
+      return { ...base, trigger: "manual", custom_instructions: "" };
+    case "SessionStart":
+      return { ...base, source: "compact" };
+    case "SessionEnd":
+      return { ...base, reason: "other" };
+    default:
+      return base;
+  }
+}
+
+function countEvents(project: string): number {
+  const db = new Database(dbPath(project), { readonly: true });
+  try {
+    const a = db.query("SELECT count(*) AS n FROM execution_events").get() as { n: number };
+    const b = db.query("SELECT count(*) AS n FROM agent_events").get() as { n: number };
+    return a.n + b.n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs one handler through the harness's shell; `landed` only for hooks:emit (the others do not record). */
+function runHandler(command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "aioson-doctor-")));
+  try {
+    mkdirSync(join(project, ".aioson"));
+    writeFileSync(join(project, ".aioson", "config.md"), "# aioson hooks:doctor probe\n");
+    migrateStore(project);
+    const before = countEvents(project);
+    const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
+    const argv = process.platform === "win32"
+      ? [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`]
+      : ["/bin/sh", "-c", command];
+    const started = performance.now();
+    const result = Bun.spawnSync(argv, {
+      cwd: project,
+      env: { ...(env as Record<string, string>), PWD: project },
+      stdin: new TextEncoder().encode(payload),
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: RUN_TIMEOUT_MS,
+      windowsVerbatimArguments: true,
+    });
+    const ms = Math.round(performance.now() - started);
+    const exitCode = result.exitCode;
+    const isEmit = subcommandOf(command) === "hooks:emit";
+    const landed = isEmit ? countEvents(project) > before : null;
+    let validOutput = true;
+    const out = result.stdout.toString().trim();
+    if (out && !isEmit) {
+      try {
+        JSON.parse(out);
+      } catch {
+        validOutput = false;
+      }
+    }
+    return { event, matcher, command, exitCode, ms, landed, ok: exitCode === 0 && landed !== false && validOutput };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+const snake = (event: string) => event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+
+/** Codex trust entries recorded in `<codex home>/config.toml` (`[hooks.state."<file>:<event>:<g>:<h>"]` with trusted_hash). */
+function codexTrustedKeys(env: paths.Env): Set<string> {
+  const keys = new Set<string>();
+  let text = "";
+  try {
+    text = readFileSync(join(paths.codexDir(env), "config.toml"), "utf8");
+  } catch {
+    return keys;
+  }
+  let current: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[hooks\.state\."(.*)"\]\s*$/.exec(line);
+    if (header) current = header[1] ?? null;
+    else if (/^\s*\[/.test(line)) current = null;
+    else if (current && /^\s*trusted_hash\s*=/.test(line)) keys.add(current);
+  }
+  return keys;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+}
+
+function checkJsonHarness(tool: string, path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
+  const report: HarnessReport = { tool, path, installed: false, handlers: [] };
+  const read = readJsonForMerge(path);
+  const reinstall = `aioson hooks:install --tool=${tool.split(" ")[0]}`;
+  if (read.state === "missing") return report;
+  if (read.state === "invalid") {
+    issues.push({ code: "config_invalid", severity: "error", tool, message: `${path} does not parse as JSON (a trailing comma?): the harness ignores it, so no hook runs.`, fix: `Fix the JSON syntax in ${path}, then run: ${reinstall}` });
+    return report;
+  }
+  if (read.state === "unreadable") {
+    issues.push({ code: "config_unreadable", severity: "error", tool, message: `${path} could not be read (${read.code}).`, fix: `Check the file's permissions, then run: aioson hooks:doctor` });
+    return report;
+  }
+  const trusted = tool === "codex" ? codexTrustedKeys(request.env) : new Set<string>();
+  const ours = allHandlers(read.data.hooks).filter(({ handler }) => isOurCommand(handler.command) || isOurCommand(handler.commandWindows));
+  report.installed = ours.length > 0;
+  const untrusted: string[] = [];
+  if (tool === "codex") {
+    // Trust keys index groups and handlers inside each event array.
+    for (const [event, entries] of Object.entries(read.data.hooks ?? {})) {
+      if (!Array.isArray(entries)) continue;
+      entries.forEach((entry, g) => {
+        const handlers = entry && typeof entry === "object" && Array.isArray((entry as { hooks?: unknown }).hooks) ? (entry as { hooks: unknown[] }).hooks : [];
+        handlers.forEach((handler, h) => {
+          const command = (handler as { command?: unknown })?.command;
+          if (isOurCommand(command) && !trusted.has(`${path}:${snake(event)}:${g}:${h}`)) untrusted.push(`${event}#${g}.${h}`);
+        });
+      });
+    }
+  }
+  for (const { event, matcher, handler } of ours) {
+    const command = typeof handler.command === "string" ? handler.command : "";
+    const sub = subcommandOf(command);
+    if (sub && LEGACY.has(sub)) {
+      issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
+      continue;
+    }
+    if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
+      issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
+    }
+    const check = runHandler(command, typeof handler.commandWindows === "string" ? handler.commandWindows : undefined, event, matcher, request.env);
+    report.handlers.push(check);
+    if (!check.ok) {
+      const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
+      issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}` });
+    }
+  }
+  if (untrusted.length > 0) {
+    issues.push({ code: "codex_untrusted", severity: "warning", tool, message: `${untrusted.length} AIOSON hook(s) in ${path} have no recorded trust: Codex skips them until reviewed.`, fix: "Open Codex and run /hooks once to trust them (automation: codex --dangerously-bypass-hook-trust)." });
+  }
+  const times = report.handlers.map((h) => h.ms);
+  if (times.length > 0 && median(times) > request.slowMs) {
+    issues.push({ code: "hooks_slow", severity: "warning", tool, message: `Median hook latency ${median(times)} ms (over ${request.slowMs} ms): every tool call waits for it.`, fix: "Check antivirus/real-time scanning of the binary and the project's .aioson/runtime; keep the binary on a local disk." });
+  }
+  return report;
+}
+
+function checkPlugin(path: string, issues: Issue[]): HarnessReport {
+  const report: HarnessReport = { tool: "opencode", path, installed: false, handlers: [] };
+  try {
+    const text = readFileSync(path, "utf8");
+    report.installed = isOurPlugin(text);
+    if (!report.installed) issues.push({ code: "plugin_foreign", severity: "warning", tool: "opencode", message: `${path} exists but was not written by AIOSON.`, fix: "Rename that plugin, then run: aioson hooks:install --tool=opencode" });
+  } catch {
+    // not installed
+  }
+  return report;
+}
+
+function antigravityLocations(request: DoctorRequest, issues: Issue[]): DoctorResult["antigravityLocations"] {
+  const list = paths.antigravityKnownLocations(request.env, request.dir).map((loc) => {
+    let hasAioson = false;
+    const read = loc.exists ? readJsonForMerge(loc.path) : null;
+    if (read && read.state === "ok") hasAioson = allHandlers(read.data.hooks).some(({ handler }) => isOurCommand(handler.command));
+    return { ...loc, hasAioson };
+  });
+  for (const loc of list) {
+    if (!loc.ours && loc.exists && !loc.hasAioson) {
+      issues.push({ code: "antigravity_other_location", severity: "warning", tool: "antigravity", message: `${loc.path} exists: some Antigravity builds read hooks there, and it has no AIOSON hooks.`, fix: `If your Antigravity build reads ${loc.path}, copy the "hooks" of ${paths.antigravityGlobalPath(request.env)} into it.` });
+    }
+  }
+  return list;
+}
+
+export function runDoctor(request: DoctorRequest): DoctorResult {
+  const issues: Issue[] = [];
+  const binary = binaryIssues(request);
+  issues.push(...binary.issues);
+  const listed = request.tool && request.tool !== "all" ? (request.tool.split(",").map((t) => t.trim().toLowerCase()) as ToolName[]) : (["claude", "antigravity", "codex", "opencode"] as ToolName[]);
+  const present = new Set(paths.detectTools(request.env));
+  const harnesses: HarnessReport[] = [];
+  let locations: DoctorResult["antigravityLocations"];
+  for (const tool of listed) {
+    if (!["claude", "antigravity", "codex", "opencode"].includes(tool)) continue;
+    for (const { tool: label, path } of configFor(tool, request)) {
+      const report = tool === "opencode" ? checkPlugin(path, issues) : checkJsonHarness(label, path, request, issues);
+      harnesses.push(report);
+    }
+    if (tool === "antigravity") locations = antigravityLocations(request, issues);
+    const installed = harnesses.some((h) => h.tool.startsWith(tool) && h.installed);
+    if (present.has(tool) && !installed && !issues.some((i) => i.tool?.startsWith(tool) && i.code.startsWith("config_"))) {
+      issues.push({ code: "not_installed", severity: "warning", tool, message: `${tool} is on this machine but has no AIOSON hooks.`, fix: `aioson hooks:install --tool=${tool}` });
+    }
+  }
+  const broken = issues.some((i) => i.severity === "error");
+  return {
+    ok: !broken,
+    binary: { self: request.selfPath, onPath: binary.onPath, version: VERSION },
+    harnesses,
+    ...(locations ? { antigravityLocations: locations } : {}),
+    issues,
+    exitCode: broken ? 1 : 0,
+  };
+}
+
+export function doctorLines(result: DoctorResult): string[] {
+  const lines = ["Hooks Doctor", "─".repeat(50), `  binary: ${result.binary.self} (${result.binary.version}); aioson on PATH: ${result.binary.onPath[0] ?? "none"}`];
+  for (const harness of result.harnesses) {
+    if (!harness.installed && harness.handlers.length === 0) {
+      lines.push(`  · ${harness.tool} — ${harness.path}: ${existsSync(harness.path) ? "no AIOSON hooks" : "not installed"}`);
+      continue;
+    }
+    lines.push(`  ${harness.handlers.every((h) => h.ok) ? "✓" : "✗"} ${harness.tool} — ${harness.path}`);
+    for (const h of harness.handlers) lines.push(`      ${h.ok ? "✓" : "✗"} ${h.event}${h.matcher ? ` (${h.matcher})` : ""} — exit ${h.exitCode ?? "timeout"}, ${h.ms} ms${h.landed === null ? "" : h.landed ? ", event landed" : ", NO event landed"}`);
+  }
+  for (const loc of result.antigravityLocations ?? []) {
+    lines.push(`  · Antigravity location ${loc.path}: ${loc.exists ? "exists" : "absent"}${loc.ours ? " (written by aioson)" : ""}${loc.hasAioson ? ", has AIOSON hooks" : ""}`);
+  }
+  lines.push("─".repeat(50));
+  if (result.issues.length === 0) lines.push("No problems found.");
+  for (const issue of result.issues) {
+    lines.push(`  ${issue.severity === "error" ? "✗" : issue.severity === "warning" ? "⚠" : "·"} ${issue.tool ? `[${issue.tool}] ` : ""}${issue.message}`, `      fix: ${issue.fix}`);
+  }
+  return lines;
+}
