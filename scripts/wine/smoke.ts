@@ -13,7 +13,7 @@ import { Database } from "bun:sqlite";
 import { syntheticPayload } from "../../src/install/doctor.ts";
 import { opencodePluginSource } from "../../src/install/opencode-plugin.ts";
 
-const work = process.argv[2];
+const work: string = process.argv[2] ?? "";
 if (!work) throw new Error("usage: bun scripts/wine/smoke.ts <work-dir>");
 const bin = join(work, "bin");
 const probe = join(work, "probe");
