@@ -282,6 +282,23 @@ describe("hooks:uninstall", () => {
   });
 });
 
+describe("Codex legacy wrapper", () => {
+  test("install turns the old wrapper into a pass-through and warns; uninstall deletes it", () => {
+    const m = machine();
+    mkdirSync(join(m.home, "codex"));
+    const wrapper = join(m.home, "codex", "aioson-wrapper.sh");
+    writeFileSync(wrapper, "#!/bin/sh\naioson live:start . && exec codex \"$@\"\n");
+    chmodSync(wrapper, 0o755);
+    const install = m.run(["hooks:install", "--tool=codex"]);
+    expect(install.stdout).toContain(`  ⚠ ${wrapper} is obsolete — it now only forwards to codex; remove the alias from your shell rc and delete the file.`);
+    expect(read(wrapper)).toContain("exec codex");
+    expect(read(wrapper)).not.toContain("live:start");
+    expect(statSync(wrapper).mode & 0o777).toBe(0o755);
+    m.run(["hooks:uninstall", "--tool=codex"]);
+    expect(existsSync(wrapper)).toBe(false);
+  });
+});
+
 describe("OpenCode plugin file and detection", () => {
   test("a foreign aioson.js is never overwritten or removed (104)", () => {
     const m = machine();

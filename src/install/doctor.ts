@@ -154,6 +154,17 @@ function countEvents(project: string): number {
   }
 }
 
+/**
+ * The harness's shell: POSIX `sh -c`; on Windows `cmd.exe /d /s /c` for a `commandWindows` (Codex), and Git Bash for a
+ * POSIX-only command (Claude Code runs hooks through Git Bash on Windows).
+ */
+function harnessShell(command: string, commandWindows: string | undefined, env: paths.Env): string[] {
+  if (process.platform !== "win32") return ["/bin/sh", "-c", command];
+  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: env.PATH ?? env.Path ?? "" }) : null;
+  if (bash) return [bash, "-c", command];
+  return [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`];
+}
+
 /** Runs one handler through the harness's shell; `landed` only for hooks:emit (the others do not record). */
 function runHandler(command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
   const project = realpathSync(mkdtempSync(join(tmpdir(), "aioson-doctor-")));
@@ -163,9 +174,7 @@ function runHandler(command: string, commandWindows: string | undefined, event: 
     migrateStore(project);
     const before = countEvents(project);
     const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
-    const argv = process.platform === "win32"
-      ? [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`]
-      : ["/bin/sh", "-c", command];
+    const argv = harnessShell(command, commandWindows, env);
     const started = performance.now();
     const result = Bun.spawnSync(argv, {
       cwd: project,

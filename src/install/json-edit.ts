@@ -214,6 +214,8 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
  */
 export function editJsonText(oldText: string | null, before: unknown, after: unknown): string {
   if (oldText === null || oldText.trim() === "") return `${JSON.stringify(after, null, 2)}\n`;
+  // A byte-order mark (Windows editors) stays where it was.
+  if (oldText.startsWith("\uFEFF")) return `\uFEFF${editJsonText(oldText.slice(1), before, after)}`;
   const style = detectStyle(oldText);
   const root = parseNode(oldText, 0);
   const edited = oldText.slice(0, root.start) + rewrite(oldText, root, before, after, 0, style) + oldText.slice(root.end);

@@ -74,8 +74,9 @@ export function mergeInstall(config: JsonObject, specs: readonly HandlerSpec[]):
   const hooks = stripHooks(existing);
   for (const spec of specs) {
     const current = hooks[spec.event];
-    const base = Array.isArray(current) ? current : [];
-    hooks[spec.event] = [...base, entryJson(spec)];
+    // A non-array value is the user's (however odd): never replaced; that event is not installed there.
+    if (current !== undefined && !Array.isArray(current)) continue;
+    hooks[spec.event] = [...(current ?? []), entryJson(spec)];
   }
   return { ...config, hooks };
 }

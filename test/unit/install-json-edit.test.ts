@@ -6,11 +6,13 @@ import { mergeInstall, mergeUninstall } from "../../src/install/merge.ts";
 
 const specs = claudeHandlers({ agent: "dev", guardAgent: "auto", guard: true });
 
+const parseText = (text: string) => JSON.parse(text.replace(/^\uFEFF/, ""));
+
 function roundTrip(original: string): { installed: string; restored: string } {
-  const before = JSON.parse(original);
+  const before = parseText(original);
   const after = mergeInstall(before, specs);
   const installed = editJsonText(original, before, after);
-  const parsed = JSON.parse(installed);
+  const parsed = parseText(installed);
   const restored = editJsonText(installed, parsed, mergeUninstall(parsed));
   return { installed, restored };
 }
@@ -23,11 +25,12 @@ describe("minimal-edit JSON", () => {
     '{\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "say hi" } ] }\n        ]\n    },\n    "theme": "dark"\n}\n',
     '{\r\n\t"permissions": {"allow": ["Bash(ls)"]},\r\n\t"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}\r\n}\r\n',
     '  {  "a" : [1,2,3] , "b":null }  \n',
+    '\uFEFF{\n  "model": "opus"\n}\n',
   ];
   for (const original of originals) {
     test(`install + uninstall restores ${JSON.stringify(original).slice(0, 40)}`, () => {
       const { installed, restored } = roundTrip(original);
-      expect(JSON.parse(installed).hooks.SessionStart).toBeDefined();
+      expect(parseText(installed).hooks.SessionStart).toBeDefined();
       expect(restored).toBe(original === "{}\n" ? "{}\n" : original);
     });
   }
@@ -40,6 +43,15 @@ describe("minimal-edit JSON", () => {
 
   test("a file without prior text is JSON.stringify(…, null, 2) plus a newline", () => {
     expect(editJsonText(null, {}, { a: 1 })).toBe('{\n  "a": 1\n}\n');
+  });
+});
+
+describe("merge", () => {
+  test("an event whose value is not an array is left untouched, never replaced", () => {
+    const merged = mergeInstall({ hooks: { Stop: "odd", PostToolUse: [] } }, specs);
+    expect((merged.hooks as Record<string, unknown>).Stop).toBe("odd");
+    expect(((merged.hooks as Record<string, unknown[]>).PostToolUse ?? []).length).toBe(3);
+    expect(mergeUninstall(merged)).toEqual({ hooks: { Stop: "odd" } });
   });
 });
 
