@@ -24,7 +24,10 @@ export type InstallRequest = {
   guard: boolean;
   dryRun: boolean;
   env: paths.Env;
-  /** Additional handlers per tool (guard hooks, `--with=`). */
+  /**
+   * Optional guard hooks per tool (`--with=`). Absent: the guard hooks already installed in each file are kept
+   * (so `init`/`update` never drop them); present: exactly these (a tool missing from the record gets none).
+   */
   extra?: Partial<Record<ToolName, readonly HandlerSpec[]>>;
 };
 
@@ -94,12 +97,13 @@ type Processed = { tool: ToolName; outcome: TargetOutcome[]; result: InstallTool
 
 function processInstall(tool: ToolName, request: InstallRequest, choice: AgentChoice): Processed {
   const { env, dryRun } = request;
-  const extra = request.extra?.[tool];
+  const chosen = request.extra === undefined ? undefined : (request.extra[tool] ?? []);
+  const extraFor = (kept: readonly HandlerSpec[]) => chosen ?? kept;
   if (tool === "claude") {
     const path = paths.claudeSettingsPath(env);
     const outcome = installJsonTarget({
       label: CLAUDE_LABEL, path, display: path, choice, dryRun, summary: summarize,
-      specs: (agent, guardAgent) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra }),
+      specs: (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }),
     });
     return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
   }
@@ -107,7 +111,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     const path = paths.codexHooksPath(env);
     const outcome = installJsonTarget({
       label: CODEX_LABEL, path, display: path, choice, dryRun, summary: summarize,
-      specs: (agent, guardAgent) => codexHandlers({ agent, guardAgent, guard: false, extra }),
+      specs: (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }),
     });
     const lines = [...outcome.lines];
     if (outcome.changed && !dryRun) lines.push(CODEX_TRUST_LINE);
@@ -121,7 +125,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   if (tool === "antigravity") {
     const globalPath = paths.antigravityGlobalPath(env);
     const workspacePath = paths.antigravityWorkspacePath(request.dir);
-    const specs = (agent: string, guardAgent: string) => antigravityHandlers({ agent, guardAgent, guard: false, extra });
+    const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
     const global = installJsonTarget({ label: ANTIGRAVITY_GLOBAL_LABEL, path: globalPath, display: globalPath, choice, dryRun, summary: summarize, specs });
     const workspace = installJsonTarget({
       label: ANTIGRAVITY_WORKSPACE_LABEL, path: workspacePath, display: displayPath(workspacePath, request.cwd), choice, dryRun, summary: summarize, specs,

@@ -90,9 +90,11 @@ export function mergeUninstall(config: JsonObject): JsonObject {
   return result;
 }
 
+export type FoundHandler = { event: string; matcher: string | undefined; handler: JsonObject; flat: boolean };
+
 /** Every handler object in a hooks tree (grouped and flat), in file order. */
-export function allHandlers(hooks: unknown): { event: string; matcher: string | undefined; handler: JsonObject }[] {
-  const found: { event: string; matcher: string | undefined; handler: JsonObject }[] = [];
+export function allHandlers(hooks: unknown): FoundHandler[] {
+  const found: FoundHandler[] = [];
   if (!isPlainObject(hooks)) return found;
   for (const [event, value] of Object.entries(hooks)) {
     if (!Array.isArray(value)) continue;
@@ -100,9 +102,9 @@ export function allHandlers(hooks: unknown): { event: string; matcher: string | 
       if (!isPlainObject(entry)) continue;
       if (Array.isArray(entry.hooks)) {
         const matcher = typeof entry.matcher === "string" ? entry.matcher : undefined;
-        for (const handler of entry.hooks) if (isPlainObject(handler)) found.push({ event, matcher, handler });
+        for (const handler of entry.hooks) if (isPlainObject(handler)) found.push({ event, matcher, handler, flat: false });
       } else {
-        found.push({ event, matcher: undefined, handler: entry });
+        found.push({ event, matcher: undefined, handler: entry, flat: true });
       }
     }
   }
@@ -139,4 +141,24 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
   }
   return false;
+}
+
+/** Spec of a handler found in a file (used to keep optional `guard:*` hooks across reinstalls). */
+export function specOf(found: FoundHandler): HandlerSpec {
+  const { handler } = found;
+  const spec: HandlerSpec = { event: found.event, command: typeof handler.command === "string" ? handler.command : "" };
+  if (found.matcher !== undefined) spec.matcher = found.matcher;
+  if (typeof handler.commandWindows === "string") spec.commandWindows = handler.commandWindows;
+  if (typeof handler.timeout === "number") spec.timeout = handler.timeout;
+  if (typeof handler.async === "boolean") spec.async = handler.async;
+  if (typeof handler.statusMessage === "string") spec.statusMessage = handler.statusMessage;
+  if (found.flat) spec.flat = true;
+  return spec;
+}
+
+/** The optional guard hooks (`aioson guard:<name>`) installed in a hooks tree, as specs. */
+export function installedGuardHooks(hooks: unknown): HandlerSpec[] {
+  return allHandlers(hooks)
+    .filter(({ handler }) => typeof handler.command === "string" && (subcommandOf(handler.command) ?? "").startsWith("guard:"))
+    .map(specOf);
 }

@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync, rmdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { installedAgents, mergeInstall, mergeUninstall } from "./merge.ts";
+import { installedAgents, installedGuardHooks, mergeInstall, mergeUninstall } from "./merge.ts";
 import { isOurPlugin, opencodePluginSource } from "./opencode-plugin.ts";
 import type { HandlerSpec, JsonObject } from "./types.ts";
 import { plannedText, readJsonForMerge, removeFile, writeFileAtomicKeepMode, writeTarget } from "./write.ts";
@@ -54,7 +54,8 @@ export type JsonInstallInput = {
   display: string;
   choice: AgentChoice;
   dryRun: boolean;
-  specs: (agent: string, guardAgent: string) => readonly HandlerSpec[];
+  /** `kept` = the optional guard hooks already installed in this file (re-added unless the caller chose others). */
+  specs: (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => readonly HandlerSpec[];
   summary: (specs: readonly HandlerSpec[]) => string[];
 };
 
@@ -65,7 +66,7 @@ export function installJsonTarget(input: JsonInstallInput): TargetOutcome {
   if (read.state === "invalid") return { path, changed: false, skipped: "invalid-config", ...fallback, lines: [invalidLine(label, display)] };
   if (read.state === "unreadable") return { path, changed: false, skipped: "unreadable", ...fallback, lines: [unreadableLine(label, display, read.code)] };
   const agents = resolveAgents(input.choice, installedAgents(read.data.hooks));
-  const specs = input.specs(agents.agent, agents.guardAgent);
+  const specs = input.specs(agents.agent, agents.guardAgent, installedGuardHooks(read.data.hooks));
   const next = mergeInstall(read.data, specs);
   const text = plannedText(read, next);
   if (text === null) return { path, changed: false, ...agents, lines: [`  ✓ ${label} — ${display} (already up to date)`] };
