@@ -104,6 +104,21 @@ describe("hooks:doctor", () => {
     expect(codes(doctor(home, [fakeAioson(home, "bin")]).json)).not.toContain("codex_untrusted");
   });
 
+  test("hooks written by an older version (events missing) are reported; a --no-guard install is not", () => {
+    const home = tempDir("aioson-home-");
+    expect(runAioson(["hooks:install", "--tool=claude", "--no-guard"], { home }).code).toBe(0);
+    expect(codes(doctor(home, [fakeAioson(home, "bin")]).json)).toEqual([]);
+    const path = join(home, ".claude", "settings.json");
+    const config = JSON.parse(readFileSync(path, "utf8"));
+    delete config.hooks.PostToolUseFailure;
+    delete config.hooks.UserPromptSubmit;
+    writeFileSync(path, JSON.stringify(config, null, 2));
+    const result = doctor(home, [fakeAioson(home, "bin")]);
+    expect(codes(result.json)).toEqual(["stale_handlers"]);
+    expect(result.json.issues[0].message).toContain("missing PostToolUseFailure (Bash), UserPromptSubmit");
+    expect(result.json.issues[0].fix).toBe("aioson hooks:install --tool=claude");
+  });
+
   test("slow hooks: median latency over the threshold", () => {
     const home = installed("codex");
     const result = doctor(home, [fakeAioson(home, "bin", { sleep: "0.05" })], ["--slow-ms=20"]);

@@ -10,11 +10,14 @@ import { delimiter, join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { dbPath } from "../store/paths.ts";
 import { isOurCommand, subcommandOf } from "./commands.ts";
-import { allHandlers } from "./merge.ts";
+import { antigravityHandlers } from "./antigravity.ts";
+import { claudeHandlers } from "./claude.ts";
+import { codexHandlers } from "./codex.ts";
+import { allHandlers, handlerJson, installedAgents, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
 import { isOurPlugin } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
-import type { ToolName } from "./types.ts";
+import type { HandlerSpec, ToolName } from "./types.ts";
 import { readJsonForMerge } from "./write.ts";
 
 export type Severity = "error" | "warning" | "info";
@@ -204,6 +207,31 @@ function runHandler(command: string, commandWindows: string | undefined, event: 
   }
 }
 
+/** What this version would write for a harness, given what is installed (same agents, guard kept or not). */
+function expectedSpecs(tool: string, hooks: unknown, found: readonly FoundHandler[]): HandlerSpec[] {
+  const { telemetry, guard } = installedAgents(hooks);
+  const options = { agent: telemetry ?? "dev", guardAgent: guard ?? "auto", guard: guard !== null };
+  const harness = tool.split(" ")[0];
+  if (harness === "claude") return claudeHandlers(options);
+  if (harness === "codex") return codexHandlers(options);
+  if (harness === "antigravity") return antigravityHandlers(options);
+  return found.map(specOf);
+}
+
+/** Installed-vs-expected difference, as `event (matcher)` labels; guard:* hooks are optional and not compared. */
+function driftFromCurrent(tool: string, hooks: unknown, found: readonly FoundHandler[]): { missing: string[]; unexpected: string[] } {
+  const label = (spec: HandlerSpec) => `${spec.event}${spec.matcher ? ` (${spec.matcher})` : ""}`;
+  const core = found.filter(({ handler }) => !(subcommandOf(String(handler.command ?? "")) ?? "").startsWith("guard:"));
+  const installed = core.map((f) => ({ spec: specOf(f), json: f.handler }));
+  const expected = expectedSpecs(tool, hooks, found);
+  const matches = (spec: HandlerSpec, item: { spec: HandlerSpec; json: unknown }) =>
+    item.spec.event === spec.event && item.spec.matcher === spec.matcher && jsonEqual(item.json, handlerJson(spec));
+  return {
+    missing: expected.filter((spec) => !installed.some((item) => matches(spec, item))).map(label),
+    unexpected: installed.filter((item) => !expected.some((spec) => matches(spec, item))).map((item) => label(item.spec)),
+  };
+}
+
 const snake = (event: string) => event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 
 /** Codex trust entries recorded in `<codex home>/config.toml` (`[hooks.state."<file>:<event>:<g>:<h>"]` with trusted_hash). */
@@ -277,6 +305,11 @@ function checkJsonHarness(tool: string, path: string, request: DoctorRequest, is
       const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
       issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}` });
     }
+  }
+  const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
+  if (drift.missing.length + drift.unexpected.length > 0 && !issues.some((i) => i.tool === tool && i.code === "stale_handlers")) {
+    const parts = [drift.missing.length ? `missing ${drift.missing.join(", ")}` : "", drift.unexpected.length ? `not written by this version: ${drift.unexpected.join(", ")}` : ""].filter(Boolean);
+    issues.push({ code: "stale_handlers", severity: "error", tool, message: `The AIOSON hooks in ${path} were written by another version (${parts.join("; ")}).`, fix: reinstall });
   }
   if (untrusted.length > 0) {
     issues.push({ code: "codex_untrusted", severity: "warning", tool, message: `${untrusted.length} AIOSON hook(s) in ${path} have no recorded trust: Codex skips them until reviewed.`, fix: "Open Codex and run /hooks once to trust them (automation: codex --dangerously-bypass-hook-trust)." });
