@@ -74,7 +74,7 @@ describe("OpenCode plugin", () => {
     expect(got.length).toBe(5);
     expect(got.every((c) => c.argv.join(" ") === `hooks:emit ${project} --agent=qa --source=opencode`)).toBe(true);
     const [edit, bash, patch, prompt, stop] = got.map((c) => c.stdin as Record<string, any>);
-    expect(edit).toMatchObject({ hook_event_name: "PostToolUse", session_id: "s1", tool_name: "Edit", tool_input: { file_path: "src/a.ts" } });
+    expect(edit).toMatchObject({ hook_event_name: "PostToolUse", session_id: "s1", cwd: project, tool_name: "Edit", tool_input: { file_path: "src/a.ts" } });
     expect(bash!.tool_response.exit_code).toBe(1);
     expect(bash!.tool_response.output_tail.length).toBe(4000);
     expect(bash!.tool_response.output_tail).toEndWith("END");

@@ -160,6 +160,8 @@ export const AiosonPlugin = async (ctx) => {
     root = findRoot((ctx && (ctx.directory || ctx.worktree)) || process.cwd());
   } catch {}
   if (!root) return {};
+  // Relative file paths in tool arguments are relative to the folder OpenCode runs in.
+  const cwd = resolve((ctx && (ctx.directory || ctx.worktree)) || root);
 
   const queue = [];
   let busy = false;
@@ -178,7 +180,7 @@ export const AiosonPlugin = async (ctx) => {
   };
   const enqueue = (payload) => {
     if (queue.length >= QUEUE_MAX) return;
-    queue.push({ args: ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], payload });
+    queue.push({ args: ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], payload: { ...payload, cwd } });
     void pump();
   };
   const drained = () => new Promise((done) => {
@@ -186,7 +188,7 @@ export const AiosonPlugin = async (ctx) => {
     const timer = setTimeout(done, CALL_MS);
     idle.push(() => { clearTimeout(timer); done(); });
   });
-  const recap = async (sessionID) => contextOf(await run(root, ["hooks:recap", root, "--agent=" + AGENT, "--source=opencode", "--when=always", "--session=" + String(sessionID ?? ""), "--json"], { hook_event_name: "SessionStart", source: "compact", session_id: sessionID }));
+  const recap = async (sessionID) => contextOf(await run(root, ["hooks:recap", root, "--agent=" + AGENT, "--source=opencode", "--when=always", "--session=" + String(sessionID ?? ""), "--json"], { hook_event_name: "SessionStart", source: "compact", session_id: sessionID, cwd }));
   const safe = (fn) => async (...args) => { try { await fn(...args); } catch {} };
 
   return {
@@ -206,7 +208,7 @@ export const AiosonPlugin = async (ctx) => {
     "experimental.session.compacting": safe(async (input, output) => {
       const sessionID = input && input.sessionID;
       await drained();
-      await run(root, ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], { hook_event_name: "PreCompact", session_id: sessionID, trigger: "auto" });
+      await run(root, ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], { hook_event_name: "PreCompact", session_id: sessionID, trigger: "auto", cwd });
       const text = await recap(sessionID);
       if (text && output) {
         if (!Array.isArray(output.context)) output.context = [];
