@@ -254,6 +254,7 @@ describe("hooks:uninstall", () => {
     expect(existsSync(m.plugin)).toBe(false);
     expect(run.stdout).toContain("✓ OpenCode plugin removed");
     expect(run.stdout).toContain("Codex hooks not found — nothing to remove");
+    expect(m.run(["hooks:uninstall", ".", "--tool=antigravity"], project).stdout).toContain("  Antigravity workspace not found — nothing to remove");
   });
 
   test("scrub keeps only foreign handlers (101)", () => {

@@ -264,8 +264,8 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
     } else if (tool === "antigravity") {
       const globalPath = paths.antigravityGlobalPath(env);
       const workspacePath = paths.antigravityWorkspacePath(request.dir);
-      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "hooks", globalPath, globalPath, dryRun, false);
-      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "hooks", workspacePath, displayPath(workspacePath, request.cwd), dryRun, true);
+      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", globalPath, globalPath, dryRun, false);
+      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspacePath, displayPath(workspacePath, request.cwd), dryRun, true);
       body.push(...global.lines, ...workspace.lines);
       results.push(entry(tool, global, "global"), entry(tool, workspace, "workspace"));
     } else {

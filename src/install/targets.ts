@@ -92,7 +92,7 @@ function removeIfEmpty(dir: string): void {
 
 export function uninstallJsonTarget(label: string, noun: string, path: string, display: string, dryRun: boolean, cleanDir: boolean): UninstallOutcome {
   const read = readJsonForMerge(path);
-  if (read.state === "missing") return { path, removed: false, lines: [`  ${label} ${noun} not found — nothing to remove`] };
+  if (read.state === "missing") return { path, removed: false, lines: [`  ${noun ? `${label} ${noun}` : label} not found — nothing to remove`] };
   if (read.state === "invalid") return { path, removed: false, skipped: "invalid-config", lines: [invalidLine(label, display).replace("aioson hooks:install", "aioson hooks:uninstall")] };
   if (read.state === "unreadable") return { path, removed: false, skipped: "unreadable", lines: [unreadableLine(label, display, read.code).replace("aioson hooks:install", "aioson hooks:uninstall")] };
   const next: JsonObject = mergeUninstall(read.data);
