@@ -10,7 +10,7 @@ import { subcommandOf } from "./commands.ts";
 import { CODEX_LABEL, CODEX_TRUST_LINE, codexHandlers } from "./codex.ts";
 import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
 import * as paths from "./paths.ts";
-import { installJsonTarget, installPlugin, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
+import { installJsonTarget, installPlugin, resolveAgents, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
 import { TOOLS, isToolName, type HandlerSpec, type ToolName } from "./types.ts";
 import { removeFile } from "./write.ts";
 
@@ -182,7 +182,7 @@ export function runInstall(request: InstallRequest): Report<InstallResult> {
   } else {
     tools = listed;
   }
-  const choice: AgentChoice = { explicitAgent: request.explicitAgent, guard: request.guard };
+  const choice: AgentChoice = { explicitAgent: request.explicitAgent };
   const processed: Processed[] = [];
   const body: string[] = [];
   for (const tool of tools) {
@@ -195,9 +195,9 @@ export function runInstall(request: InstallRequest): Report<InstallResult> {
     processed.push(done);
     body.push(...done.lines);
   }
-  const first = processed[0]?.outcome[0];
-  const agent = first?.agent ?? resolveFallback(choice).agent;
-  const guardAgent = processed.find((p) => p.tool === "claude")?.outcome[0]?.guardAgent ?? resolveFallback(choice).guardAgent;
+  const fallback = resolveAgents(choice, { telemetry: null, guard: null });
+  const agent = processed[0]?.outcome[0]?.agent ?? fallback.agent;
+  const guardAgent = processed.find((p) => p.tool === "claude")?.outcome[0]?.guardAgent ?? fallback.guardAgent;
   lines.push(`Hooks Install — agent: @${agent}${request.dryRun ? " [dry-run]" : ""}`, RULE, ...body, RULE);
   const anyChange = processed.some((p) => p.result.changed);
   if (!request.dryRun && anyChange) lines.push(...footer(processed, request.guard, agent));
@@ -209,11 +209,6 @@ export function runInstall(request: InstallRequest): Report<InstallResult> {
   const result: InstallResult = { ok: true, agentName: agent, guardAgent, dryRun: request.dryRun, results };
   if (failed) result.exitCode = 1;
   return { lines, result };
-}
-
-function resolveFallback(choice: AgentChoice): { agent: string; guardAgent: string } {
-  const explicit = choice.explicitAgent;
-  return { agent: explicit && explicit !== "auto" ? explicit : "dev", guardAgent: explicit ?? "auto" };
 }
 
 export type UninstallResultEntry =

@@ -114,7 +114,7 @@ function render(value: unknown, depth: number, style: JsonStyle): string {
 }
 
 /** Old items matched to new ones in order: kept as-is, kept and edited, or dropped; leftovers are appended. */
-function alignArray(oldItems: readonly unknown[], newItems: readonly unknown[]): { pairs: [number, number][]; appendedFrom: number } | null {
+function alignArray(oldItems: readonly unknown[], newItems: readonly unknown[]): { pairs: [number, number][]; appendedFrom: number } {
   const pairs: [number, number][] = [];
   let j = 0;
   for (let i = 0; i < oldItems.length && j < newItems.length; i++) {
@@ -195,7 +195,6 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
   }
   if (node.kind === "array" && Array.isArray(before) && Array.isArray(after)) {
     const alignment = alignArray(before, after);
-    if (!alignment) return render(after, depth, style);
     const kept = alignment.pairs.map(([i, j]) => ({
       index: i,
       text: rewrite(text, node.items[i] as JsonNode, before[i], after[j], depth + 1, style),

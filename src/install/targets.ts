@@ -22,7 +22,7 @@ export type TargetOutcome = {
   lines: string[];
 };
 
-export type AgentChoice = { explicitAgent: string | null; guard: boolean };
+export type AgentChoice = { explicitAgent: string | null };
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
