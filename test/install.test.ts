@@ -164,23 +164,24 @@ describe("hooks:install merge and write rules", () => {
   });
 
   test("an unreadable settings file is left alone with its error code (96)", () => {
-    if (process.getuid?.() === 0) {
-      // root reads mode-000 files; simulate "cannot read" with a directory in the file's place instead
-      const m = machine();
-      mkdirSync(m.claude, { recursive: true });
-      const run = m.run(["hooks:install", "--tool=claude", "--json"]);
-      expect(run.json).toMatchObject({ results: [{ tool: "claude", skipped: "unreadable" }] });
-      expect(statSync(m.claude).isDirectory()).toBe(true);
-      return;
-    }
     const m = machine();
     mkdirSync(join(m.home, "claude"));
     writeFileSync(m.claude, "{}");
     chmodSync(m.claude, 0);
-    const run = m.run(["hooks:install", "--tool=claude"]);
-    expect(run.stdout).toContain("could not be read right now (EACCES)");
+    const run = m.run(["hooks:install", "--tool=claude,codex", "--json"]);
+    expect(run.json).toMatchObject({ ok: true, results: [{ tool: "claude", skipped: "unreadable" }, { tool: "codex", changed: true }] });
+    expect(m.run(["hooks:install", "--tool=claude"]).stdout).toContain("could not be read right now (EACCES); leaving it untouched. Re-run later: aioson hooks:install");
+    expect(statSync(m.claude).mode & 0o777).toBe(0);
     chmodSync(m.claude, 0o644);
     expect(read(m.claude)).toBe("{}");
+  });
+
+  test("a directory where the settings file should be is reported, not replaced", () => {
+    const m = machine();
+    mkdirSync(m.claude, { recursive: true });
+    const run = m.run(["hooks:install", "--tool=claude", "--json"]);
+    expect(run.json).toMatchObject({ results: [{ tool: "claude", skipped: "unreadable" }] });
+    expect(statSync(m.claude).isDirectory()).toBe(true);
   });
 
   test("a read-only settings file is replaced atomically and keeps its read-only mode", () => {

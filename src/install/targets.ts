@@ -2,12 +2,12 @@
  * One JSON hook file or the OpenCode plugin file, installed or uninstalled: read, decide, write.
  * Returns data (what happened) and the human lines; the command layer prints.
  */
-import { readFileSync, readdirSync, rmdirSync } from "node:fs";
+import { readdirSync, rmdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { installedAgents, installedGuardHooks, mergeInstall, mergeUninstall } from "./merge.ts";
 import { isOurPlugin, opencodePluginSource } from "./opencode-plugin.ts";
 import type { HandlerSpec, JsonObject } from "./types.ts";
-import { plannedText, readJsonForMerge, removeFile, writeFileAtomicKeepMode, writeTarget } from "./write.ts";
+import { errorCode, plannedText, readConfigText, readJsonForMerge, removeFile, writeFileAtomicKeepMode, writeTarget } from "./write.ts";
 
 export type Skip = "invalid-config" | "unreadable" | "not-ours";
 
@@ -26,10 +26,6 @@ export type AgentChoice = { explicitAgent: string | null };
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : "EIO";
 }
 
 /** Spec 9.2: explicit (non-auto) agent; else the installed one; else `dev`. Guard: explicit (incl. auto); else installed; else auto. */
@@ -117,7 +113,7 @@ type PluginRead = { state: "missing" } | { state: "ours"; text: string } | { sta
 
 function readPlugin(path: string): PluginRead {
   try {
-    const text = readFileSync(path, "utf8");
+    const text = readConfigText(path);
     return isOurPlugin(text) ? { state: "ours", text } : { state: "foreign" };
   } catch (error) {
     const code = errorCode(error);

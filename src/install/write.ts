@@ -15,15 +15,30 @@ export type ReadResult =
   | { state: "invalid"; text: string }
   | { state: "unreadable"; code: string };
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : "EIO";
 }
 
 /** Spec 9.9 "Reading the existing file". A BOM is tolerated (Windows editors add one). */
+/**
+ * Reads a config file as text. A file whose mode grants nobody read access is refused with EACCES even when the
+ * process could read it anyway (root): its owner said "do not read", and root and users then behave alike.
+ */
+export function readConfigText(path: string): string {
+  if (process.platform !== "win32") {
+    try {
+      if ((statSync(path).mode & 0o444) === 0) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: "EACCES" });
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+    }
+  }
+  return readFileSync(path, "utf8");
+}
+
 export function readJsonForMerge(path: string): ReadResult {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readConfigText(path);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT") return { state: "missing", data: {}, text: null };
