@@ -114,7 +114,22 @@ for (const [event, groups] of Object.entries(config.hooks)) {
   }
 }
 
-// 3. The OpenCode plugin's cmd.exe escaping keeps every argument whole (a folder such as R&D stays one argument).
+// 3. hooks:doctor on Windows: runs every handler through cmd.exe in a temp project and checks landing.
+const doctor = wine([join(bin, "aioson.exe"), "hooks:doctor", "--tool=codex", "--json"], { CODEX_HOME: winPath(codexHome), WINEPATH: winPath(bin) });
+type DoctorJson = { harnesses: { handlers: { exitCode: number; landed: boolean | null }[] }[]; issues: { code: string }[] };
+let report: DoctorJson | null = null;
+try {
+  report = JSON.parse(doctor.stdout) as DoctorJson;
+} catch {
+  report = null;
+}
+const handlers = report?.harnesses[0]?.handlers ?? [];
+check(handlers.length === 6 && handlers.every((h) => h.exitCode === 0), "hooks:doctor runs the 6 Codex handlers through cmd.exe, exit 0", doctor.stdout.slice(0, 400) + doctor.stderr.slice(0, 400));
+const landedAll = handlers.filter((h) => h.landed !== null).every((h) => h.landed === true);
+if (emitImplemented) check(landedAll && !report?.issues.some((i) => i.code === "event_not_landed"), "hooks:doctor sees every event land", doctor.stdout.slice(0, 800));
+else check(report?.issues.some((i) => i.code === "event_not_landed") === true, "hooks:doctor reports events that do not land (hooks:emit missing from this build)");
+
+// 4. The OpenCode plugin's cmd.exe escaping keeps every argument whole (a folder such as R&D stays one argument).
 const source = opencodePluginSource("dev");
 const escapeText = /function cmdEscape\(arg\) \{[\s\S]*?\n\}/.exec(source)?.[0];
 check(escapeText !== undefined, "the plugin has a cmdEscape function");

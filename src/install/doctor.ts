@@ -168,6 +168,12 @@ function harnessShell(command: string, commandWindows: string | undefined, env: 
   return [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`];
 }
 
+/** The handler without its error-silencing tail, as a person would type it in the same shell. */
+function byHand(command: string, commandWindows: string | undefined): string {
+  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${commandWindows.replace(/ 2>nul & exit \/b 0$/, "")}`;
+  return `echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}`;
+}
+
 /** Runs one handler through the harness's shell; `landed` only for hooks:emit (the others do not record). */
 function runHandler(command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
   const project = realpathSync(mkdtempSync(join(tmpdir(), "aioson-doctor-")));
@@ -303,7 +309,7 @@ function checkJsonHarness(tool: string, path: string, request: DoctorRequest, is
     report.handlers.push(check);
     if (!check.ok) {
       const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
-      issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}` });
+      issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(command, typeof handler.commandWindows === "string" ? handler.commandWindows : undefined)}` });
     }
   }
   const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
