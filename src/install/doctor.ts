@@ -13,7 +13,7 @@ import { isOurCommand, subcommandOf } from "./commands.ts";
 import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
-import { allHandlers, handlerJson, installedAgents, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
+import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
 import { isOurPlugin } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
@@ -132,7 +132,8 @@ export function syntheticPayload(event: string, matcher: string | undefined, pro
       if (tool === "Task") return { ...base, tool_name: "Task", tool_input: { description: "aioson doctor check", prompt: "check" }, tool_response: {} };
       return { ...base, tool_name: tool, tool_input: { file_path: file, content: "doctor" }, tool_response: { success: true } };
     case "UserPromptSubmit":
-      return { ...base, prompt: "aioson hooks:doctor check" };
+      // Only an agent activation is recorded (a prompt's text never is).
+      return { ...base, prompt: "/aioson:agent:dev aioson hooks:doctor check" };
     case "Stop":
       return { ...base, stop_hook_active: false, last_assistant_message: "aioson hooks:doctor check" };
     case "PreCompact":
@@ -174,43 +175,43 @@ function byHand(command: string, commandWindows: string | undefined): string {
   return `echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}`;
 }
 
-/** Runs one handler through the harness's shell; `landed` only for hooks:emit (the others do not record). */
-function runHandler(command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+/** A throwaway project for the probe runs (one per harness, like one session). */
+function probeProject(): string {
   const project = realpathSync(mkdtempSync(join(tmpdir(), "aioson-doctor-")));
-  try {
-    mkdirSync(join(project, ".aioson"));
-    writeFileSync(join(project, ".aioson", "config.md"), "# aioson hooks:doctor probe\n");
-    migrateStore(project);
-    const before = countEvents(project);
-    const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
-    const argv = harnessShell(command, commandWindows, env);
-    const started = performance.now();
-    const result = Bun.spawnSync(argv, {
-      cwd: project,
-      env: { ...(env as Record<string, string>), PWD: project },
-      stdin: new TextEncoder().encode(payload),
-      stdout: "pipe",
-      stderr: "pipe",
-      timeout: RUN_TIMEOUT_MS,
-      windowsVerbatimArguments: true,
-    });
-    const ms = Math.round(performance.now() - started);
-    const exitCode = result.exitCode;
-    const isEmit = subcommandOf(command) === "hooks:emit";
-    const landed = isEmit ? countEvents(project) > before : null;
-    let validOutput = true;
-    const out = result.stdout.toString().trim();
-    if (out && !isEmit) {
-      try {
-        JSON.parse(out);
-      } catch {
-        validOutput = false;
-      }
+  mkdirSync(join(project, ".aioson"));
+  writeFileSync(join(project, ".aioson", "config.md"), "# aioson hooks:doctor probe\n");
+  migrateStore(project);
+  return project;
+}
+
+/** Runs one handler through the harness's shell in `project`; `landed` only for hooks:emit (the others do not record). */
+function runHandler(project: string, command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+  const before = countEvents(project);
+  const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
+  const started = performance.now();
+  const result = Bun.spawnSync(harnessShell(command, commandWindows, env), {
+    cwd: project,
+    env: { ...(env as Record<string, string>), PWD: project },
+    stdin: new TextEncoder().encode(payload),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: RUN_TIMEOUT_MS,
+    windowsVerbatimArguments: true,
+  });
+  const ms = Math.round(performance.now() - started);
+  const exitCode = result.exitCode;
+  const isEmit = subcommandOf(command) === "hooks:emit";
+  const landed = isEmit ? countEvents(project) > before : null;
+  let validOutput = true;
+  const out = result.stdout.toString().trim();
+  if (out && !isEmit) {
+    try {
+      JSON.parse(out);
+    } catch {
+      validOutput = false;
     }
-    return { event, matcher, command, exitCode, ms, landed, ok: exitCode === 0 && landed !== false && validOutput };
-  } finally {
-    rmSync(project, { recursive: true, force: true });
   }
+  return { event, matcher, command, exitCode, ms, landed, ok: exitCode === 0 && landed !== false && validOutput };
 }
 
 /** What this version would write for a harness, given what is installed (same agents, guard kept or not). */
@@ -259,10 +260,59 @@ function codexTrustedKeys(env: paths.Env): Set<string> {
   return keys;
 }
 
+/** Our Codex handlers without a trust entry (keys index groups and handlers inside each event array). */
+function untrustedCodexHooks(path: string, hooks: unknown, env: paths.Env): string[] {
+  const trusted = codexTrustedKeys(env);
+  const untrusted: string[] = [];
+  if (!isPlainObject(hooks)) return untrusted;
+  for (const [event, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry, g) => {
+      const handlers = isPlainObject(entry) && Array.isArray(entry.hooks) ? entry.hooks : [];
+      handlers.forEach((handler, h) => {
+        if (isOurHandler(handler) && !trusted.has(`${path}:${snake(event)}:${g}:${h}`)) untrusted.push(`${event}#${g}.${h}`);
+      });
+    });
+  }
+  return untrusted;
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+}
+
+/**
+ * Runs our handlers of one harness in one probe project, in file order with SessionEnd last (it closes what the
+ * others opened), collecting per-handler checks and issues.
+ */
+function probeHandlers(tool: string, ours: readonly FoundHandler[], request: DoctorRequest, issues: Issue[], report: HarnessReport, reinstall: string): void {
+  const ordered = [...ours].sort((a, b) => Number(a.event === "SessionEnd") - Number(b.event === "SessionEnd"));
+  let project: string | null = null;
+  try {
+    for (const { event, matcher, handler } of ordered) {
+      const command = typeof handler.command === "string" ? handler.command : "";
+      const commandWindows = typeof handler.commandWindows === "string" ? handler.commandWindows : undefined;
+      const sub = subcommandOf(command);
+      if (sub && LEGACY.has(sub)) {
+        issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
+        continue;
+      }
+      if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
+        issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
+      }
+      project ??= probeProject();
+      const check = runHandler(project, command, commandWindows, event, matcher, request.env);
+      report.handlers.push(check);
+      if (!check.ok) {
+        const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
+        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(command, commandWindows)}` });
+      }
+    }
+  } finally {
+    if (project) rmSync(project, { recursive: true, force: true });
+  }
 }
 
 function checkJsonHarness(tool: string, path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
@@ -278,40 +328,10 @@ function checkJsonHarness(tool: string, path: string, request: DoctorRequest, is
     issues.push({ code: "config_unreadable", severity: "error", tool, message: `${path} could not be read (${read.code}).`, fix: `Check the file's permissions, then run: aioson hooks:doctor` });
     return report;
   }
-  const trusted = tool === "codex" ? codexTrustedKeys(request.env) : new Set<string>();
   const ours = allHandlers(read.data.hooks).filter(({ handler }) => isOurCommand(handler.command) || isOurCommand(handler.commandWindows));
   report.installed = ours.length > 0;
-  const untrusted: string[] = [];
-  if (tool === "codex") {
-    // Trust keys index groups and handlers inside each event array.
-    for (const [event, entries] of Object.entries(read.data.hooks ?? {})) {
-      if (!Array.isArray(entries)) continue;
-      entries.forEach((entry, g) => {
-        const handlers = entry && typeof entry === "object" && Array.isArray((entry as { hooks?: unknown }).hooks) ? (entry as { hooks: unknown[] }).hooks : [];
-        handlers.forEach((handler, h) => {
-          const command = (handler as { command?: unknown })?.command;
-          if (isOurCommand(command) && !trusted.has(`${path}:${snake(event)}:${g}:${h}`)) untrusted.push(`${event}#${g}.${h}`);
-        });
-      });
-    }
-  }
-  for (const { event, matcher, handler } of ours) {
-    const command = typeof handler.command === "string" ? handler.command : "";
-    const sub = subcommandOf(command);
-    if (sub && LEGACY.has(sub)) {
-      issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
-      continue;
-    }
-    if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
-      issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
-    }
-    const check = runHandler(command, typeof handler.commandWindows === "string" ? handler.commandWindows : undefined, event, matcher, request.env);
-    report.handlers.push(check);
-    if (!check.ok) {
-      const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
-      issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(command, typeof handler.commandWindows === "string" ? handler.commandWindows : undefined)}` });
-    }
-  }
+  const untrusted = tool === "codex" ? untrustedCodexHooks(path, read.data.hooks, request.env) : [];
+  probeHandlers(tool, ours, request, issues, report, reinstall);
   const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
   if (drift.missing.length + drift.unexpected.length > 0 && !issues.some((i) => i.tool === tool && i.code === "stale_handlers")) {
     const parts = [drift.missing.length ? `missing ${drift.missing.join(", ")}` : "", drift.unexpected.length ? `not written by this version: ${drift.unexpected.join(", ")}` : ""].filter(Boolean);
