@@ -184,6 +184,19 @@ describe("hooks:install merge and write rules", () => {
     expect(statSync(m.claude).isDirectory()).toBe(true);
   });
 
+  test("a write that fails is reported as ✗ <tool>, other tools go on, the dangling dotfiles link stays a link", () => {
+    const m = machine();
+    mkdirSync(join(m.home, "claude"));
+    symlinkSync(join(m.home, "dotfiles-not-cloned", "settings.json"), m.claude);
+    const run = m.run(["hooks:install", "--tool=claude,codex", "--json"]);
+    expect(run.json).toMatchObject({ ok: true, results: [{ tool: "claude", changed: false, error: expect.stringContaining("ENOENT") }, { tool: "codex", changed: true }] });
+    expect(run.code).toBe(1);
+    expect(lstatSync(m.claude).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(m.home, "dotfiles-not-cloned"))).toBe(false);
+    expect(readdirSync(join(m.home, "claude"))).toEqual(["settings.json"]);
+    expect(m.run(["hooks:install", "--tool=claude"]).stdout).toContain("  ✗ claude: ");
+  });
+
   test("a read-only settings file is replaced atomically and keeps its read-only mode", () => {
     const m = machine();
     mkdirSync(join(m.home, "claude"));

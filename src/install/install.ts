@@ -102,7 +102,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   if (tool === "claude") {
     const path = paths.claudeSettingsPath(env);
     const outcome = installJsonTarget({
-      label: CLAUDE_LABEL, path, display: path, choice, dryRun, summary: summarize,
+      tool, label: CLAUDE_LABEL, path, display: path, choice, dryRun, summary: summarize,
       specs: (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }),
     });
     return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
@@ -110,7 +110,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   if (tool === "codex") {
     const path = paths.codexHooksPath(env);
     const outcome = installJsonTarget({
-      label: CODEX_LABEL, path, display: path, choice, dryRun, summary: summarize,
+      tool, label: CODEX_LABEL, path, display: path, choice, dryRun, summary: summarize,
       specs: (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }),
     });
     const lines = [...outcome.lines];
@@ -126,9 +126,9 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     const globalPath = paths.antigravityGlobalPath(env);
     const workspacePath = paths.antigravityWorkspacePath(request.dir);
     const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
-    const global = installJsonTarget({ label: ANTIGRAVITY_GLOBAL_LABEL, path: globalPath, display: globalPath, choice, dryRun, summary: summarize, specs });
+    const global = installJsonTarget({ tool, label: ANTIGRAVITY_GLOBAL_LABEL, path: globalPath, display: globalPath, choice, dryRun, summary: summarize, specs });
     const workspace = installJsonTarget({
-      label: ANTIGRAVITY_WORKSPACE_LABEL, path: workspacePath, display: displayPath(workspacePath, request.cwd), choice, dryRun, summary: summarize, specs,
+      tool, label: ANTIGRAVITY_WORKSPACE_LABEL, path: workspacePath, display: displayPath(workspacePath, request.cwd), choice, dryRun, summary: summarize, specs,
     });
     const both = [global, workspace];
     return {

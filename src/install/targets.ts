@@ -45,6 +45,8 @@ function unreadableLine(label: string, path: string, code: string): string {
 }
 
 export type JsonInstallInput = {
+  /** Tool id for the spec's failure line `✗ <tool>: <message>`. */
+  tool: string;
   label: string;
   path: string;
   display: string;
@@ -70,7 +72,7 @@ export function installJsonTarget(input: JsonInstallInput): TargetOutcome {
   try {
     writeFileAtomicKeepMode(path, text);
   } catch (error) {
-    return { path, changed: false, error: message(error), ...agents, lines: [`  ✗ ${label}: ${message(error)}`] };
+    return { path, changed: false, error: message(error), ...agents, lines: [`  ✗ ${input.tool}: ${message(error)}`] };
   }
   return { path, changed: true, ...agents, lines: [`  ✓ ${label} — ${display}`] };
 }

@@ -2,8 +2,8 @@
  * Reading and writing harness config files (spec 9.9): refuse what does not parse, skip what cannot be read,
  * write atomically next to the real target (through symlinks), keep permission bits, never write an unchanged file.
  */
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { editJsonText } from "./json-edit.ts";
 import { isPlainObject, jsonEqual } from "./merge.ts";
@@ -57,12 +57,18 @@ export function readJsonForMerge(path: string): ReadResult {
 
 /** Where the bytes really go: the symlink's target when the configured path is a link (dotfiles). */
 export function writeTarget(path: string): string {
+  let link: string;
   try {
-    if (lstatSync(path).isSymbolicLink()) return realpathSync(path);
+    if (!lstatSync(path).isSymbolicLink()) return path;
+    link = readlinkSync(path);
   } catch {
-    // missing file: write the configured path itself
+    return path; // missing file: write the configured path itself
   }
-  return path;
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(dirname(path), link); // dangling link: its target, never the link itself
+  }
 }
 
 /** Temp file next to the real target, fsync, target's permission bits (new files 0644), rename over it. */
@@ -72,7 +78,8 @@ export function writeFileAtomicKeepMode(path: string, data: string): void {
   try {
     mode = statSync(target).mode & 0o7777;
   } catch {
-    mkdirSync(dirname(target), { recursive: true });
+    // A new file: create its folder, but never the missing folder of a dangling link's target.
+    if (target === path) mkdirSync(dirname(target), { recursive: true });
   }
   const temp = join(dirname(target), `.${basename(target)}.aioson-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
   try {
