@@ -1,14 +1,15 @@
 /** Spec 9.3 targets and 9.10 detection, from the environment (empty variables count as unset). */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { ToolName } from "./types.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** An environment folder as an absolute path (Wine and some shells resolve relative paths badly); empty = unset. */
 function envDir(env: Env, key: string): string | null {
   const value = env[key];
-  return value === undefined || value.trim() === "" ? null : value;
+  return value === undefined || value.trim() === "" ? null : resolve(value);
 }
 
 export function homeDir(env: Env): string {
