@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hookToolFor, installProjectHooks } from "../src/install/project-hooks.ts";
 import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "./helpers.ts";
@@ -35,6 +35,16 @@ describe("init / update", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Hooks install failed (non-blocking): ");
     expect(run.stdout).toContain("Install later with: aioson hooks:install");
+  });
+
+  test("a broken settings file is reported by init as a non-blocking failure", () => {
+    const home = tempDir("aioson-home-");
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude", "settings.json"), "{,}");
+    const run = runAioson(["init", "p"], { home, cwd: home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Hooks install failed (non-blocking): claude: invalid-config. Install later with: aioson hooks:install");
+    expect(readFileSync(join(home, ".claude", "settings.json"), "utf8")).toBe("{,}");
   });
 
   test("update migrates the store of an existing project and re-installs without changing anything twice", () => {

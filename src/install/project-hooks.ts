@@ -23,10 +23,9 @@ export function installProjectHooks(request: ProjectHooksRequest, installer: Ins
   try {
     const report = installer({ dir: request.dir, cwd: request.cwd, tool: hookToolFor(request.tool), explicitAgent: null, guard: true, dryRun: request.dryRun, env: request.env });
     lines.push(...report.lines);
-    if (!report.result.ok) {
-      const reason = report.result.reason ?? "unknown";
-      lines.push(`Hooks install failed (non-blocking): ${REASONS[reason] ?? reason}. Install later with: aioson hooks:install`);
-    }
+    const problems = report.result.results.flatMap((r) => (r.error ? [`${r.tool}: ${r.error}`] : r.skipped && r.skipped !== "not-ours" ? [`${r.tool}: ${r.skipped}`] : []));
+    if (!report.result.ok) problems.push(REASONS[report.result.reason ?? ""] ?? report.result.reason ?? "unknown");
+    if (problems.length > 0) lines.push(`Hooks install failed (non-blocking): ${problems.join("; ")}. Install later with: aioson hooks:install`);
     return { lines, hooksInstall: report.result };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
