@@ -38,8 +38,8 @@ esac
   return dir;
 }
 
-function doctor(home: string, pathDirs: string[], args: string[] = []): { code: number; json: Json; stdout: string } {
-  const run = runAioson(["hooks:doctor", "--json", ...args], { home, env: { PATH: [...pathDirs, "/usr/bin", "/bin"].join(":") } });
+function doctor(home: string, pathDirs: string[], args: string[] = [], env: Record<string, string> = {}): { code: number; json: Json; stdout: string } {
+  const run = runAioson(["hooks:doctor", "--json", ...args], { home, env: { PATH: [...pathDirs, "/usr/bin", "/bin"].join(":"), ...env } });
   return { code: run.code, json: run.json as Json, stdout: run.stdout };
 }
 
@@ -123,6 +123,22 @@ describe("hooks:doctor", () => {
     const home = installed("codex");
     const result = doctor(home, [fakeAioson(home, "bin", { sleep: "0.05" })], ["--slow-ms=20"]);
     expect(codes(result.json)).toContain("hooks_slow");
+  });
+
+  test("OpenCode: the plugin's call is probed as the plugin makes it (PATH or AIOSON_BIN); a stale plugin is reported", () => {
+    const home = installed("opencode");
+    const bin = fakeAioson(home, "bin");
+    const healthy = doctor(home, [bin], ["--tool=opencode"]);
+    expect(codes(healthy.json)).toEqual([]);
+    expect(healthy.json.harnesses[0].handlers[0]).toMatchObject({ event: "tool.execute.after", exitCode: 0, landed: true });
+    const viaEnv = doctor(home, [join(home, "nothing")], ["--tool=opencode"], { AIOSON_BIN: join(bin, "aioson") });
+    expect(codes(viaEnv.json)).toEqual(["binary_not_on_path"]);
+    const missing = doctor(home, [bin], ["--tool=opencode"], { AIOSON_BIN: join(home, "no-such-aioson") });
+    expect(codes(missing.json)).toEqual(["event_not_landed"]);
+    expect(missing.json.issues[0].fix).toContain("AIOSON_BIN");
+    const plugin = join(home, ".config", "opencode", "plugins", "aioson.js");
+    writeFileSync(plugin, readFileSync(plugin, "utf8").replace("const QUEUE_MAX = 16;", "const QUEUE_MAX = 4;"));
+    expect(codes(doctor(home, [bin], ["--tool=opencode"]).json)).toEqual(["stale_handlers"]);
   });
 
   test("Antigravity: lists the known locations and whether ours are among them", () => {

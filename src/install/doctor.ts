@@ -15,7 +15,7 @@ import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
-import { isOurPlugin } from "./opencode-plugin.ts";
+import { isOurPlugin, opencodePluginSource, pluginAgent } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 import { readJsonForMerge } from "./write.ts";
@@ -347,14 +347,51 @@ function checkJsonHarness(tool: string, path: string, request: DoctorRequest, is
   return report;
 }
 
-function checkPlugin(path: string, issues: Issue[]): HarnessReport {
+/**
+ * OpenCode: the plugin must be ours and current; its calls are then probed the way the plugin makes them (the binary
+ * from AIOSON_BIN or PATH, spawned directly with an argument array, the payload on stdin).
+ */
+function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
   const report: HarnessReport = { tool: "opencode", path, installed: false, handlers: [] };
+  let text: string;
   try {
-    const text = readFileSync(path, "utf8");
-    report.installed = isOurPlugin(text);
-    if (!report.installed) issues.push({ code: "plugin_foreign", severity: "warning", tool: "opencode", message: `${path} exists but was not written by AIOSON.`, fix: "Rename that plugin, then run: aioson hooks:install --tool=opencode" });
+    text = readFileSync(path, "utf8");
   } catch {
-    // not installed
+    return report;
+  }
+  report.installed = isOurPlugin(text);
+  if (!report.installed) {
+    issues.push({ code: "plugin_foreign", severity: "warning", tool: "opencode", message: `${path} exists but was not written by AIOSON.`, fix: "Rename that plugin, then run: aioson hooks:install --tool=opencode" });
+    return report;
+  }
+  const agent = pluginAgent(text) ?? "dev";
+  if (text !== opencodePluginSource(agent)) {
+    issues.push({ code: "stale_handlers", severity: "error", tool: "opencode", message: `${path} was written by another version of aioson.`, fix: "aioson hooks:install --tool=opencode, then restart OpenCode" });
+  }
+  const custom = (request.env.AIOSON_BIN ?? "").trim();
+  const bin = custom ? custom.split(/\s+/) : ["aioson"];
+  const project = probeProject();
+  try {
+    const before = countEvents(project);
+    const payload = JSON.stringify({ ...syntheticPayload("PostToolUse", "Write", project, `aioson-doctor-${process.pid}`), cwd: project });
+    const started = performance.now();
+    let exitCode: number | null = null;
+    try {
+      const result = Bun.spawnSync([...bin, "hooks:emit", project, `--agent=${agent}`, "--source=opencode"], {
+        cwd: project, env: request.env as Record<string, string>, stdin: new TextEncoder().encode(payload), stdout: "ignore", stderr: "ignore", timeout: RUN_TIMEOUT_MS,
+      });
+      exitCode = result.exitCode;
+    } catch {
+      exitCode = null; // the binary could not be started at all
+    }
+    const landed = countEvents(project) > before;
+    const check: HandlerCheck = { event: "tool.execute.after", command: `${bin.join(" ")} hooks:emit <root> --agent=${agent} --source=opencode`, exitCode, ms: Math.round(performance.now() - started), landed, ok: exitCode === 0 && landed };
+    report.handlers.push(check);
+    if (!check.ok) {
+      issues.push({ code: "event_not_landed", severity: "error", tool: "opencode", message: `The plugin's call (${check.command}) ${exitCode === null ? "could not start" : landed ? `exited with ${exitCode}` : "recorded nothing"}.`, fix: custom ? "Check AIOSON_BIN (a command without spaces in its path) in OpenCode's environment." : "Put aioson on OpenCode's PATH, or set AIOSON_BIN in its environment." });
+    }
+  } finally {
+    rmSync(project, { recursive: true, force: true });
   }
   return report;
 }
@@ -385,7 +422,7 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
   for (const tool of listed) {
     if (!["claude", "antigravity", "codex", "opencode"].includes(tool)) continue;
     for (const { tool: label, path } of configFor(tool, request)) {
-      const report = tool === "opencode" ? checkPlugin(path, issues) : checkJsonHarness(label, path, request, issues);
+      const report = tool === "opencode" ? checkPlugin(path, request, issues) : checkJsonHarness(label, path, request, issues);
       harnesses.push(report);
     }
     if (tool === "antigravity") locations = antigravityLocations(request, issues);

@@ -232,6 +232,13 @@ export const AiosonPlugin = async (ctx) => {
 };
 `;
 
+const PLUGIN_AGENT = /^const AGENT = "([a-z][a-z0-9-]*)";$/m;
+
+/** The agent baked into one of our plugin files, or null. */
+export function pluginAgent(text: string): string | null {
+  return PLUGIN_AGENT.exec(text)?.[1] ?? null;
+}
+
 /** The plugin file for an agent id (validated by the caller: kebab-case, so it is safe inside a JS string). */
 export function opencodePluginSource(agent: string): string {
   return `${OPENCODE_FIRST_LINE}\n${TEMPLATE.replace("__AGENT__", JSON.stringify(agent)).trimStart()}`;

@@ -5,7 +5,7 @@
 import { readdirSync, rmdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { installedAgents, installedGuardHooks, mergeInstall, mergeUninstall } from "./merge.ts";
-import { isOurPlugin, opencodePluginSource } from "./opencode-plugin.ts";
+import { isOurPlugin, opencodePluginSource, pluginAgent } from "./opencode-plugin.ts";
 import type { HandlerSpec, JsonObject } from "./types.ts";
 import { errorCode, plannedText, readConfigText, readJsonForMerge, removeFile, writeFileAtomicKeepMode, writeTarget } from "./write.ts";
 
@@ -127,11 +127,9 @@ const PLUGIN_LABEL = "OpenCode plugin";
 const foreignLine = (path: string) => `  ⚠ ${PLUGIN_LABEL} — ${path} was not written by AIOSON; leaving it untouched.`;
 const pluginUnreadableLine = (path: string, code: string) => `  ⚠ ${PLUGIN_LABEL} — ${path} could not be read right now (${code}); leaving it untouched.`;
 
-const PLUGIN_AGENT = /^const AGENT = "([a-z][a-z0-9-]*)";$/m;
-
 export function installPlugin(path: string, choice: AgentChoice, dryRun: boolean): TargetOutcome {
   const read = readPlugin(path);
-  const installed = read.state === "ours" ? (PLUGIN_AGENT.exec(read.text)?.[1] ?? null) : null;
+  const installed = read.state === "ours" ? pluginAgent(read.text) : null;
   const agents = resolveAgents(choice, { telemetry: installed, guard: null });
   if (read.state === "foreign") return { path, changed: false, skipped: "not-ours", ...agents, lines: [foreignLine(path)] };
   if (read.state === "unreadable") return { path, changed: false, skipped: "unreadable", ...agents, lines: [pluginUnreadableLine(path, read.code)] };
