@@ -1,0 +1,61 @@
+/**
+ * Spec 6.5 frontmatter: a leading `---` block of flat `key: value` lines. No nesting, no multi-line
+ * YAML; list values are `[a, b, "c"]` or `a, b`.
+ */
+export type Frontmatter = {
+  /** Raw values by key (last one wins), surrounding quotes stripped. */
+  data: Record<string, string>;
+  /** Text after the closing `---` (the whole text when there is no frontmatter). */
+  body: string;
+  /** Problems that make the block unusable or silently lossy; empty when fine. */
+  problems: string[];
+};
+
+function unquote(value: string): string {
+  const first = value[0];
+  if (value.length >= 2 && (first === '"' || first === "'") && value[value.length - 1] === first) return value.slice(1, -1);
+  return value;
+}
+
+export function parseFrontmatter(text: string): Frontmatter {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const data: Record<string, string> = {};
+  if (!/^---[ \t]*\r?\n/.test(source)) return { data, body: source, problems: [] };
+  const lines = source.split(/\r?\n/);
+  const end = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));
+  if (end < 0) return { data, body: source, problems: ["frontmatter opened with `---` but never closed"] };
+  const problems: string[] = [];
+  let emptyKey: string | null = null;
+  for (const raw of lines.slice(1, end)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    if (/^-\s/.test(line) && emptyKey !== null) {
+      problems.push(`\`${emptyKey}:\` uses a multi-line YAML list; write \`${emptyKey}: [a, b]\` on one line`);
+      emptyKey = null;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const key = line.slice(0, colon).trim();
+    const value = unquote(line.slice(colon + 1).trim());
+    data[key] = value;
+    emptyKey = value === "" ? key : null;
+  }
+  return { data, body: lines.slice(end + 1).join("\n"), problems };
+}
+
+/** `[a, b, "c"]` or `a, b` ⇒ trimmed, unquoted items; `[]` or empty ⇒ none. */
+export function parseList(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  let inner = value.trim();
+  if (inner.startsWith("[") && inner.endsWith("]")) inner = inner.slice(1, -1);
+  return inner
+    .split(",")
+    .map((item) => unquote(item.trim()).trim())
+    .filter((item) => item.length > 0);
+}
+
+/** Spec 6.6 filter 5: `1`, `true`, `yes`, `on` (any case). */
+export function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
