@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename as pathBase, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { baseName, contextValue, loadCandidates, type Candidate, type Surface } from "./candidates.ts";
 import { makeLookup, matches, matchPath, norm, type Lookup } from "./match.ts";
 import { semanticScore, semanticTerms, termNorm } from "./semantic.ts";
@@ -54,13 +55,42 @@ const PATH_AGENTS = new Set(["dev", "deyvin", "qa", "tester", "pentester"]);
 const PROTECTED_REASON = /paths:|feature|task_types:|triggers:|aliases:|entities:|retrieval_intents:/;
 const AGENT_ALWAYS = new Set(["dev-state.md", "memory-index.md"]);
 
+function within(root: string, abs: string): boolean {
+  return abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** `abs` with its longest existing ancestor resolved through symlinks (the root is a real path). */
+function realish(abs: string): string {
+  let dir = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(dir), ...rest.reverse());
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) return abs;
+      rest.push(pathBase(dir));
+      dir = parent;
+    }
+  }
+}
+
+/** The project-relative form (with `/`) of a harness path, or null when it lies outside the project. */
+export function insideProject(root: string, path: string): string | null {
+  const clean = path.replaceAll("\\", "/");
+  if (!isAbsolute(path) && !/^[A-Za-z]:\//.test(clean)) {
+    const rel = clean.replace(/^(\.\/)+/, "");
+    return within(root, resolve(root, rel)) ? rel : null;
+  }
+  const abs = resolve(path);
+  if (within(root, abs)) return relative(root, abs).split(sep).join("/");
+  const real = realish(abs);
+  return within(root, real) ? relative(root, real).split(sep).join("/") : null;
+}
+
 /** A harness path inside the project, relative with `/`; anything else unchanged (with `/`). */
 export function projectRelative(root: string, path: string): string {
-  const clean = path.replaceAll("\\", "/");
-  if (!isAbsolute(path) && !/^[A-Za-z]:\//.test(clean)) return clean.replace(/^(\.\/)+/, "");
-  const abs = resolve(path);
-  if (abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep)) return relative(root, abs).split(sep).join("/");
-  return clean;
+  return insideProject(root, path) ?? path.replaceAll("\\", "/");
 }
 
 function effectiveTier(candidate: Candidate, agent: string): string {

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, isAbsolute, join } from "node:path";
-import { buildBrief, projectRelative, type BriefItem, type Confidence } from "../brief/engine.ts";
+import { basename, join } from "node:path";
+import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
 import { matchPath } from "../brief/match.ts";
-import { isInside } from "../core/project-root.ts";
 import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
 import { ruleConstraints } from "./constraints.ts";
@@ -70,8 +69,7 @@ function readBefore(abs: string): string | null {
 async function violationsOf(root: string, write: PendingWrite, rel: string, agent: string): Promise<ViolationBlock[]> {
   const kind = judgedKind(rel);
   if (!kind || !write.file) return [];
-  const abs = isAbsolute(write.file) ? write.file : join(root, write.file);
-  if (!isInside(root, abs)) return [];
+  const abs = join(root, ...rel.split("/"));
   const before = readBefore(abs);
   const after = afterContent(write, before);
   if (after === null) return [];
@@ -85,9 +83,11 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   const write = pendingWrite(event);
   if (!write) return EMPTY;
   const agent = await resolveGuardAgent({ option: input.agentOption, eventAgent: write.eventAgent, env: input.env.AIOSON_AGENT, root });
+  // Rules govern the project: a write outside it (a temp file, another checkout) is none of their business.
+  const rel = write.file ? insideProject(root, write.file) : "";
+  if (rel === null) return { ...EMPTY, agent };
   const query = deriveQuery(write.file, write.content);
   if (!query) return { ...EMPTY, agent };
-  const rel = write.file ? projectRelative(root, write.file) : "";
   const brief = buildBrief({ root, agent, mode: "executing", task: query, paths: write.file ? [write.file] : [] });
   const surfaces = surfaceKinds(write.file, write.content);
   const picked = brief.mustLoad.filter((item) => passesFilters(item, brief.confidence, write.file, rel, surfaces));
