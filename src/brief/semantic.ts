@@ -15,7 +15,7 @@ export const FRAMEWORKS = new Set(
   "adonis angular astro django express fastapi flask hono laravel next node nuxt phoenix rails react remix svelte symfony vue".split(" "),
 );
 
-const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+const SYNONYM_TABLE: Readonly<Record<string, readonly string[]>> = {
   ingles: ["english"],
   english: ["ingles"],
   padrao: ["pattern", "convention"],
@@ -55,6 +55,8 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   raw: ["sql"],
   sql: ["query", "database"],
 };
+/** A Map, so that words such as `constructor` never reach Object.prototype. */
+const SYNONYMS = new Map(Object.entries(SYNONYM_TABLE));
 
 export const MAX_TERMS = 24;
 
@@ -75,7 +77,7 @@ function pushTerms(text: string, out: string[], seen: Set<string>): void {
     if (word.length < 4 && !SHORT_KEEP.has(word)) continue;
     add(word);
     if (word.endsWith("s") && word.length > 4) add(word.slice(0, -1));
-    for (const synonym of SYNONYMS[word] ?? []) add(synonym);
+    for (const synonym of SYNONYMS.get(word) ?? []) add(synonym);
   }
 }
 

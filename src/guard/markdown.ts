@@ -5,11 +5,11 @@ import { SOURCE_EXTS, extOf } from "./kinds.ts";
 
 /** Spec 6.9 "what a Markdown document names": its code blocks, cited paths and requested identifiers. */
 
-const FENCE_LANGS: Readonly<Record<string, string>> = {
+const FENCE_LANGS = new Map<string, string>(Object.entries({
   js: ".js", javascript: ".js", jsx: ".jsx", ts: ".ts", typescript: ".ts", tsx: ".tsx", php: ".php", py: ".py",
   python: ".py", rb: ".rb", ruby: ".rb", go: ".go", java: ".java", kt: ".kt", kotlin: ".kt", cs: ".cs", csharp: ".cs",
   rs: ".rs", rust: ".rs", swift: ".swift", dart: ".dart", vue: ".vue", svelte: ".svelte", sql: ".sql",
-};
+}));
 
 const INLINE_CODE = /`([^`\n]+)`/g;
 const BARE_PATH = /(?:^|[\s|(])((?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]+)(?=$|[\s|),;:])/g;
@@ -54,7 +54,7 @@ export function namedCode(root: string, text: string, includeExisting: boolean):
     const open = /^\s*(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(line);
     if (open) {
       const marker = open[1] as string;
-      fence = { char: marker[0] as string, length: marker.length, ext: FENCE_LANGS[(open[2] as string).toLowerCase()] ?? ".js" };
+      fence = { char: marker[0] as string, length: marker.length, ext: FENCE_LANGS.get((open[2] as string).toLowerCase()) ?? ".js" };
       continue;
     }
     INLINE_CODE.lastIndex = 0;

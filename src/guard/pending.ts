@@ -5,12 +5,12 @@ import * as v from "valibot";
 export const WRITE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /** Antigravity names its file tools differently; their inputs use PascalCase keys. */
-const ANTIGRAVITY_TOOLS: Readonly<Record<string, string>> = {
+const ANTIGRAVITY_TOOLS = new Map<string, string>(Object.entries({
   write_to_file: "Write",
   replace_file_content: "Edit",
   multi_replace_file_content: "MultiEdit",
   edit_file: "Edit",
-};
+}));
 
 const EditSchema = v.looseObject({
   old_string: v.optional(v.string()),
@@ -77,7 +77,7 @@ export function pendingWrite(event: Record<string, unknown>): PendingWrite | nul
   let rawInput = record(event.tool_input) ?? record(event.toolInput);
   if (!tool && toolCall) {
     const name = text(toolCall.name) ?? "";
-    tool = ANTIGRAVITY_TOOLS[name] ?? name;
+    tool = ANTIGRAVITY_TOOLS.get(name) ?? name;
     const args = record(toolCall.args);
     rawInput = args ? fromAntigravity(args) : null;
   }

@@ -19,7 +19,8 @@ function unquote(value: string): string {
 
 export function parseFrontmatter(text: string): Frontmatter {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const data: Record<string, string> = {};
+  // No prototype: a key such as `constructor` or `__proto__` is just a key.
+  const data: Record<string, string> = Object.create(null) as Record<string, string>;
   if (!/^---[ \t]*\r?\n/.test(source)) return { data, body: source, problems: [] };
   const lines = source.split(/\r?\n/);
   const end = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));

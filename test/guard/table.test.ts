@@ -305,6 +305,11 @@ const ROWS: Row[] = [
     rules: [API],
   },
   { name: "a write outside the project is none of its rules' business", event: () => write("/tmp/elsewhere/pricing.js", "export const price = 1, amount = 2;\n"), rules: [] },
+  {
+    name: "words that are Object.prototype keys (constructor, toString) are just words",
+    event: (r) => write(abs(r, "src/services/price-book.ts"), "export class PriceBook {\n  constructor(private readonly price: number) {}\n  toString() { return `${this.price}`; }\n  hasOwnProperty() { return false; }\n}\n"),
+    rules: [MONEY],
+  },
   { name: "a Write with no file and no content is silent", event: () => ({ tool_name: "Write", tool_input: {} }), rules: [] },
 ];
 
