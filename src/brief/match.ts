@@ -1,10 +1,12 @@
 /** Spec 6.5 normalization and keyword matching, shared by the brief and the guard. */
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** NFD, drop combining marks, lowercase, delete `` ` `` `*` `_`, runs outside [a-z0-9/-] ⇒ one space. */
 export function norm(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
+  // ICU normalization is the costliest step of a cold guard call; ASCII text has nothing to decompose.
+  const folded = NON_ASCII.test(text) ? text.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text;
+  return folded
     .toLowerCase()
     .replace(/[`*_]/g, "")
     .replace(/[^a-z0-9/-]+/g, " ")

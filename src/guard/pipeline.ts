@@ -97,7 +97,9 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   let jevReport: JevReport;
   let kept = vocabulary;
   const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
-  if (input.jev && judged.length > 0) {
+  // No models file means no judge: answer that without loading the judge module.
+  const modelsFile = input.jev && judged.length > 0 && existsSync(join(root, "aioson-models.json"));
+  if (modelsFile) {
     const { judge } = await import("./jev.ts");
     const descriptions = new Map(picked.map((item) => [item.path, item.candidate.description]));
     const verdict = await judge({
@@ -111,7 +113,8 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
     jevReport = verdict.report;
     kept = vocabulary.filter((block) => !verdict.drop.has(block.path));
   } else {
-    jevReport = { status: input.jev ? "nothing_to_judge" : "disabled", judged: 0, dropped: 0, min_noul: DEFAULT_MIN_NOUL };
+    const status = !input.jev ? "disabled" : judged.length === 0 ? "nothing_to_judge" : "unconfigured";
+    jevReport = { status, judged: 0, dropped: 0, min_noul: DEFAULT_MIN_NOUL };
   }
   const ownerText = new Map(violations.map((block) => [block.owner.rel, block.owner.text]));
   const injection = formatInjection(write.file, rel, kept, violations, (path) => ruleConstraints(ownerText.get(path) ?? "", brief.stack).constraints);

@@ -4,7 +4,8 @@ import { extensionOf, type CheckFile, type Finding } from "./types.ts";
 /** Checker `no-native-dialogs` (spec 6.9). */
 
 const DIALOG_EXTS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".vue", ".svelte", ".html"]);
-const CALL = /(?<![\w.$])(?:window\.)?(alert|confirm|prompt)\s*\(/g;
+const CALL = /(?:window\.)?(alert|confirm|prompt)\s*\(/g;
+const MENTION = /(?:alert|confirm|prompt)\s*\(/;
 const COMMENT_LINE = /^\s*(\/\/|\*|<!--)/;
 
 function ownDeclarations(code: string): Set<string> {
@@ -17,7 +18,9 @@ function ownDeclarations(code: string): Set<string> {
 
 export function checkDialogs(file: CheckFile): Finding[] {
   if (!DIALOG_EXTS.has(extensionOf(file.rel))) return [];
-  const code = neutralize(file.lines.join("\n"));
+  const text = file.lines.join("\n");
+  if (!MENTION.test(text)) return [];
+  const code = neutralize(text);
   const own = ownDeclarations(code);
   const out: Finding[] = [];
   code.split("\n").forEach((line, index) => {
@@ -25,7 +28,8 @@ export function checkDialogs(file: CheckFile): Finding[] {
     CALL.lastIndex = 0;
     for (let match = CALL.exec(line); match; match = CALL.exec(line)) {
       const name = match[1] as string;
-      if (own.has(name)) continue;
+      // Not preceded by a word character, `.` or `$` (a method or an identifier ending in the name).
+      if (own.has(name) || /[\w.$]/.test(line[match.index - 1] ?? "")) continue;
       out.push({
         category: "NATIVE_DIALOG",
         severity: "HIGH",

@@ -41,9 +41,13 @@ const DECLARATIONS: readonly RegExp[] = [
 ];
 
 const ACCENTED = /[\u00c0-\u024f]/;
+/** Lines without a declaration keyword or `$` skip the declaration regexes (a cold hook path). */
+const MAYBE_DECLARATION = /\b(?:function|class|interface|enum|trait|struct|module|const|let|var|type|def|fn|func|sub)\b|\$/;
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return NON_ASCII.test(text) ? text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase() : text.toLowerCase();
 }
 
 /** camel/Pascal boundaries, `_`, `-`, `.`, `/` and digits split an identifier into words. */
@@ -58,7 +62,19 @@ export function identifierWords(identifier: string): string[] {
 
 export type Classification = { severity: Severity; reason: string } | null;
 
+const verdicts = new Map<string, Classification>();
+
+/** Memoized: a file declares the same local names over and over. */
 export function classifyIdentifier(identifier: string): Classification {
+  let verdict = verdicts.get(identifier);
+  if (verdict === undefined) {
+    verdict = classifyWords(identifier);
+    verdicts.set(identifier, verdict);
+  }
+  return verdict;
+}
+
+function classifyWords(identifier: string): Classification {
   const words = identifierWords(identifier);
   const role = words.find((word) => ROLE_WORDS.has(word));
   if (role) return { severity: "HIGH", reason: `translated scaffolding word "${role}"` };
@@ -99,9 +115,9 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
   const add = (kind: Kind, token: string, line: number | null, snippet: string) => {
     const key = `${kind}:${token}`;
     if (seen.has(key)) return;
+    seen.add(key);
     const verdict = classifyIdentifier(token);
     if (!verdict) return;
-    seen.add(key);
     const label = `non-English ${kind} "${token}"`;
     out.push({
       category: "NAMING_LANGUAGE",
@@ -121,7 +137,7 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
   const stem = stemOf(name);
   if (stem && !SKIPPED_SEGMENTS.has(stem.toLowerCase())) add("filename", stem, null, file.rel);
   file.lines.forEach((raw, index) => {
-    if (isCommentLine(raw)) return;
+    if (!MAYBE_DECLARATION.test(raw) || isCommentLine(raw)) return;
     const line = blankStrings(raw);
     for (const pattern of DECLARATIONS) {
       pattern.lastIndex = 0;

@@ -57,13 +57,52 @@ const OPENERS: readonly RegExp[] = [
   /^\s*(?:(?:public|private|protected|static|async|override|abstract|final|internal|open|suspend|get|set)\s+)*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^{=;]+)?\s*\{/,
 ];
 
+/** Lines that can open a named function; everything else skips the opener regexes (a cold hook path). */
+const MAYBE_OPENER = /function|=>|\bfunc?\s|\bfn\s|\bdef\s|\([^)]*\).*\{/;
+
 type Span = { name: string; line: number; start: number; end: number };
+
+/** For every `{` of the code, the index of its matching `}` (one pass; unmatched ⇒ absent). */
+function braceMatches(code: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = code.indexOf("{"), j = code.indexOf("}"); i >= 0 || j >= 0; ) {
+    if (i >= 0 && (j < 0 || i < j)) {
+      open.push(i);
+      i = code.indexOf("{", i + 1);
+    } else {
+      const from = open.pop();
+      if (from !== undefined) pairs.set(from, j);
+      j = code.indexOf("}", j + 1);
+    }
+  }
+  return pairs;
+}
 
 /** Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`. */
 function braceFunctions(lines: readonly string[]): Span[] {
-  const code = neutralize(lines.join("\n")).split("\n");
+  const code = neutralize(lines.join("\n"));
+  const codeLines = code.split("\n");
+  const lineStarts: number[] = [];
+  let offset = 0;
+  for (const line of codeLines) {
+    lineStarts.push(offset);
+    offset += line.length + 1;
+  }
+  const lineOf = (index: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] as number) <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const pairs = braceMatches(code);
   const spans: Span[] = [];
-  code.forEach((line, index) => {
+  codeLines.forEach((line, index) => {
+    if (!MAYBE_OPENER.test(line)) return;
     let name: string | undefined;
     let at = 0;
     for (const opener of OPENERS) {
@@ -75,26 +114,18 @@ function braceFunctions(lines: readonly string[]): Span[] {
       }
     }
     if (!name) return;
-    let depthParen = 0;
-    let depthBrace = 0;
-    let openLine = -1;
-    for (let l = index; l < code.length && l <= index + 24 + (openLine >= 0 ? Infinity : 0); l++) {
-      const text = code[l] as string;
-      for (let c = l === index ? at : 0; c < text.length; c++) {
-        const ch = text[c];
-        if (openLine < 0) {
-          if (ch === "(") depthParen++;
-          else if (ch === ")") depthParen--;
-          else if (ch === ";" && depthParen === 0) return;
-          else if (ch === "{" && depthParen === 0) {
-            openLine = l;
-            depthBrace = 1;
-          }
-        } else if (ch === "{") depthBrace++;
-        else if (ch === "}" && --depthBrace === 0) {
-          spans.push({ name, line: index + 1, start: openLine + 1, end: l });
-          return;
-        }
+    const limit = lineStarts[Math.min(index + 25, lineStarts.length - 1)] as number;
+    const stop = index + 25 < lineStarts.length ? limit : code.length;
+    let depth = 0;
+    for (let c = (lineStarts[index] as number) + at; c < stop; c++) {
+      const ch = code[c];
+      if (ch === "(") depth++;
+      else if (ch === ")") depth--;
+      else if (ch === ";" && depth === 0) return;
+      else if (ch === "{" && depth === 0) {
+        const close = pairs.get(c);
+        if (close !== undefined) spans.push({ name, line: index + 1, start: lineOf(c) + 1, end: lineOf(close) });
+        return;
       }
     }
   });
