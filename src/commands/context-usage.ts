@@ -25,14 +25,23 @@ const command = defineCommand({
     const root = resolveUserRoot(typeof args.dir === "string" && args.dir !== "" ? args.dir : process.cwd());
     const days = sinceDays(args.since);
     const feature = typeof args.feature === "string" && args.feature.trim() !== "" ? args.feature.trim() : null;
-    const store = openStore(root, { mustExist: true, readonly: true });
     let report = emptyReport(days, feature);
-    if (store) {
-      try {
-        report = buildReport(root, store.db, days, feature);
-      } finally {
-        closeStore(store);
+    try {
+      const store = openStore(root, { mustExist: true, readonly: true });
+      if (store) {
+        try {
+          report = buildReport(root, store.db, days, feature);
+        } finally {
+          closeStore(store);
+        }
       }
+    } catch (error) {
+      // A locked or damaged store is reported, never turned into a failing exit status (spec 7.1).
+      const message = error instanceof Error ? error.message : String(error);
+      if (args.json) console.log(JSON.stringify({ ...report, store: true, error: message }, null, 2));
+      else console.log(`Context usage: the runtime store could not be read (${message}) — nothing to report.`);
+      process.exitCode = 0;
+      return;
     }
     if (args.json) console.log(JSON.stringify(report, null, 2));
     else console.log(reportLines(report).join("\n"));

@@ -198,6 +198,14 @@ describe("guard_injected record", () => {
     });
   });
 
+  test("a damaged store changes nothing the agent is told", () => {
+    const project = fixtureProject();
+    writeFiles(project, { ".aioson/runtime/aios.sqlite": "this is not a database" });
+    const run = guard(project, write(join(project, MIGRATION), MIGRATION_TEXT), ["--no-jev"]);
+    expect(run.code).toBe(0);
+    expect(run.rules).toEqual([".aioson/rules/db-naming.md"]);
+  });
+
   test("context:brief records brief_built only into an existing store", () => {
     const project = fixtureProject();
     runAioson(["context:brief", project, "--agent=architect", "--task=workspace migration", "--paths=database/migrations/x.php"]);

@@ -118,3 +118,12 @@ describe("context:usage guard re-check", () => {
     expect(existsSync(join(project, ".aioson", "runtime"))).toBe(false);
   });
 });
+
+describe("context:usage with a damaged store", () => {
+  test("a store that is not SQLite is reported, exit 0", () => {
+    const project = tempProject({ ".aioson/runtime/aios.sqlite": "this is not a database" });
+    const run = usage(project);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("Context usage: the runtime store could not be read (");
+  });
+});
