@@ -1,3 +1,5 @@
+import { extensionOf } from "./checkers/types.ts";
+
 /** Spec 6.9 "what is judged" and 6.7 UI-surface detection: pure functions of a path (and content). */
 
 export const SOURCE_EXTS = new Set(
@@ -14,16 +16,10 @@ const GOVERNANCE_PREFIXES = [".aioson/rules/", ".aioson/docs/", ".aioson/skills/
 
 export type JudgedKind = "code" | "markdown";
 
-export function extOf(rel: string): string {
-  const name = rel.slice(rel.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(dot).toLowerCase() : "";
-}
-
 /** `code`, `markdown` (product docs agents write under `.aioson/`), or null (never judged). */
 export function judgedKind(rel: string): JudgedKind | null {
   if (rel.startsWith("/") || /^[A-Za-z]:\//.test(rel) || rel.startsWith("../")) return null;
-  const ext = extOf(rel);
+  const ext = extensionOf(rel);
   if (ext === ".md" || ext === ".mdx") {
     if (!rel.startsWith(".aioson/")) return null;
     return GOVERNANCE_PREFIXES.some((prefix) => rel.startsWith(prefix)) ? null : "markdown";
@@ -40,7 +36,7 @@ const DOM_TOUCH =
 
 /** The surface kinds of an edited file; `ui` is the only kind today. */
 export function surfaceKinds(file: string, content: string): string[] {
-  const ext = extOf(file.replaceAll("\\", "/"));
+  const ext = extensionOf(file.replaceAll("\\", "/"));
   if (UI_EXTS.has(ext)) return ["ui"];
   if (SCRIPT_EXTS.has(ext) && DOM_TOUCH.test(content)) return ["ui"];
   return [];

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CheckFile } from "./checkers/types.ts";
-import { SOURCE_EXTS, extOf } from "./kinds.ts";
+import { extensionOf, type CheckFile } from "./checkers/types.ts";
+import { SOURCE_EXTS } from "./kinds.ts";
 
 /** Spec 6.9 "what a Markdown document names": its code blocks, cited paths and requested identifiers. */
 
@@ -20,7 +20,7 @@ export type NamedCode = { files: CheckFile[] };
 function citedPath(span: string): string | null {
   const path = span.replaceAll("\\", "/").replace(/^(\.\/)+/, "").replace(/:\d+(?::\d+)?$/, "");
   if (/\s/.test(path) || path.includes("://") || path.startsWith("/")) return null;
-  return SOURCE_EXTS.has(extOf(path)) ? path : null;
+  return SOURCE_EXTS.has(extensionOf(path)) ? path : null;
 }
 
 function requestedIdentifier(span: string): string | null {
