@@ -3,7 +3,10 @@
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** NFD, drop combining marks, lowercase, delete `` ` `` `*` `_`, runs outside [a-z0-9/-] ⇒ one space. */
+const ALREADY_NORMAL = /^[a-z0-9/-]+(?: [a-z0-9/-]+)*$/;
+
 export function norm(text: string): string {
+  if (ALREADY_NORMAL.test(text)) return text;
   // ICU normalization is the costliest step of a cold guard call; ASCII text has nothing to decompose.
   const folded = NON_ASCII.test(text) ? text.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text;
   return folded

@@ -21,13 +21,18 @@ export function parseFrontmatter(text: string): Frontmatter {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // No prototype: a key such as `constructor` or `__proto__` is just a key.
   const data: Record<string, string> = Object.create(null) as Record<string, string>;
-  if (!/^---[ \t]*\r?\n/.test(source)) return { data, body: source, problems: [] };
-  const lines = source.split(/\r?\n/);
-  const end = lines.findIndex((line, index) => index > 0 && /^---[ \t]*$/.test(line));
-  if (end < 0) return { data, body: source, problems: ["frontmatter opened with `---` but never closed"] };
+  const opening = /^---[ \t]*\r?\n/.exec(source);
+  if (!opening) return { data, body: source, problems: [] };
   const problems: string[] = [];
   let emptyKey: string | null = null;
-  for (const raw of lines.slice(1, end)) {
+  // Walk line by line up to the closing `---` only: rule bodies can be long and are read lazily.
+  for (let start = opening[0].length; start < source.length; ) {
+    const newline = source.indexOf("\n", start);
+    const end = newline < 0 ? source.length : newline;
+    const raw = source.slice(start, end).replace(/\r$/, "");
+    const next = newline < 0 ? source.length : newline + 1;
+    if (/^---[ \t]*$/.test(raw)) return { data, body: source.slice(next), problems };
+    start = next;
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     if (/^-\s/.test(line) && emptyKey !== null) {
@@ -42,7 +47,7 @@ export function parseFrontmatter(text: string): Frontmatter {
     data[key] = value;
     emptyKey = value === "" ? key : null;
   }
-  return { data, body: lines.slice(end + 1).join("\n"), problems };
+  return { data: Object.create(null) as Record<string, string>, body: source, problems: ["frontmatter opened with `---` but never closed"] };
 }
 
 /** `[a, b, "c"]` or `a, b` ⇒ trimmed, unquoted items; `[]` or empty ⇒ none. */
