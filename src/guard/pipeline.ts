@@ -98,8 +98,8 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   let kept = vocabulary;
   const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
   // No models file means no judge: answer that without loading the judge module.
-  const modelsFile = input.jev && judged.length > 0 && existsSync(join(root, "aioson-models.json"));
-  if (modelsFile) {
+  const askJudge = input.jev && judged.length > 0 && existsSync(join(root, "aioson-models.json"));
+  if (askJudge) {
     const { judge } = await import("./jev.ts");
     const descriptions = new Map(picked.map((item) => [item.path, item.candidate.description]));
     const verdict = await judge({
