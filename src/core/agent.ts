@@ -7,7 +7,7 @@ export const REGISTERED_AGENTS: ReadonlySet<string> = new Set([
   "profiler-forge",
 ]);
 
-const LEGACY_IDS: Readonly<Record<string, string>> = { "briefing-refiner": "refiner", pair: "deyvin" };
+const LEGACY_IDS: ReadonlyMap<string, string> = new Map([["briefing-refiner", "refiner"], ["pair", "deyvin"]]);
 const AGENT_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** trim, lowercase, strip one leading `@`. */
@@ -18,7 +18,7 @@ export function normalizeAgent(name: string): string {
 /** normalize, then map a legacy id to its canonical id. */
 export function canonicalAgent(name: string): string {
   const normal = normalizeAgent(name);
-  return LEGACY_IDS[normal] ?? normal;
+  return LEGACY_IDS.get(normal) ?? normal;
 }
 
 export function agentHandle(name: string): string {
