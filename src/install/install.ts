@@ -156,7 +156,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
     const both = [json(ANTIGRAVITY_GLOBAL_LABEL, globalPath, globalPath, specs), json(ANTIGRAVITY_WORKSPACE_LABEL, workspacePath, displayPath(workspacePath, request.cwd), specs)];
     const lines = both.flatMap((o) => o.lines);
-    if (selectedGuards(request).length > 0) lines.push(`  ⚠ Antigravity — no guard hooks there (no documented blocking events): ${selectedGuards(request).join(", ")} not installed for it.`);
+    if (selectedGuards(request).length > 0) lines.push(`  ⚠ Antigravity — guards not installed there (${selectedGuards(request).join(", ")}): its hook events and payloads are unconfirmed, and a PreToolUse hook fails closed on several builds.`);
     return { tool, outcome: both, result: toolResult(tool, { globalPath, workspacePath }, both, []), lines };
   }
   const pluginPath = paths.opencodePluginPath(env);
