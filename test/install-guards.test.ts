@@ -183,6 +183,21 @@ describe("hooks:install --with lifecycle", () => {
     expect(read(join(project, ".github", "workflows", "ci.yml"))).toBe("on: push\n");
   });
 
+  test("Copilot: a pre-existing aioson.json of the user's comes back byte-for-byte after install and uninstall", () => {
+    const m = machine();
+    const mine = `{\n\t"hooks": {\n\t\t"PreToolUse": [\n\t\t\t{ "type": "command", "command": "./scripts/guard.sh", "timeout": 5 }\n\t\t]\n\t},\n\t"note": "team hooks"\n}\n`;
+    const project = tempProject({ ".github/hooks/aioson.json": mine });
+    expect(m.run(["hooks:install", "--tool=copilot", "--with=pre-commit-guard"], project).code).toBe(0);
+    const file = copilotFile(project);
+    expect(commands(parse(file), "PreToolUse")).toEqual(["./scripts/guard.sh", expect.stringContaining("guard:pre-commit-guard")]);
+    expect(read(file)).toContain(`\t\t\t{ "type": "command", "command": "./scripts/guard.sh", "timeout": 5 },\n`);
+    const dry = m.run(["hooks:uninstall", "--tool=copilot", "--dry-run"], project);
+    expect(dry.stdout).toContain("  [dry-run] Would remove AIOSON hooks from: .github/hooks/aioson.json");
+    expect(m.run(["hooks:uninstall", "--tool=copilot"], project).code).toBe(0);
+    expect(read(file)).toBe(mine);
+    expect(m.run(["hooks:uninstall", "--tool=copilot"], project).stdout).toContain("  GitHub Copilot (VS Code) — no AIOSON hooks in .github/hooks/aioson.json");
+  });
+
   test("--tool=all takes Copilot only when the workspace has .github/hooks; uninstall all leaves .github alone without our file", () => {
     const m = machine();
     mkdirSync(join(m.home, "claude"), { recursive: true });
