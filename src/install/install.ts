@@ -156,14 +156,15 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
     const both = [json(ANTIGRAVITY_GLOBAL_LABEL, globalPath, globalPath, specs), json(ANTIGRAVITY_WORKSPACE_LABEL, workspacePath, displayPath(workspacePath, request.cwd), specs)];
     const lines = both.flatMap((o) => o.lines);
-    if (selectedGuards(request).length > 0) lines.push(`  ⚠ Antigravity — guards not installed there (${selectedGuards(request).join(", ")}): its hook events and payloads are unconfirmed, and a PreToolUse hook fails closed on several builds.`);
+    const skipped = selectedGuards(request);
+    if (skipped.length > 0) lines.push(`  ⚠ Antigravity — guards not installed there (${skipped.join(", ")}): its hook events and payloads are unconfirmed, and a PreToolUse hook fails closed on several builds.`);
     return { tool, outcome: both, result: toolResult(tool, { globalPath, workspacePath }, both, []), lines };
   }
   const pluginPath = paths.opencodePluginPath(env);
   const outcome = installPlugin(pluginPath, choice, dryRun, request.pluginGuards);
   const missing = request.extra === undefined ? [] : selectedGuards(request).filter((name) => !outcome.guards.includes(name));
   const lines = [...outcome.lines.slice(0, 1), ...guardLine(outcome.guards, dryRun), ...outcome.lines.slice(1)];
-  if (missing.length > 0) lines.push(`  ⚠ OpenCode — no plugin hook for: ${missing.join(", ")} (its turn end and sub-agent events cannot block or inject).`);
+  if (missing.length > 0) lines.push(`  ⚠ OpenCode — no plugin hook for: ${missing.join(", ")} (OpenCode cannot block a stop, nor inject at session or sub-agent start).`);
   return { tool, outcome: [outcome], result: toolResult(tool, { pluginPath }, [outcome], outcome.guards), lines };
 }
 
