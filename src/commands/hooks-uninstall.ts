@@ -20,7 +20,7 @@ export default defineCommand<ArgsDef>({
   meta: { name: "hooks:uninstall", description: "Remove aioson's handlers from each harness's configuration" },
   args: {
     dir: dirArg,
-    tool: { ...toolArg, description: "claude (default)|codex|antigravity|opencode|all or a comma list" },
+    tool: { ...toolArg, description: "claude (default)|codex|antigravity|opencode|copilot|all or a comma list" },
     agent: { type: "string", description: "Only used for the header line" },
     "dry-run": dryRunArg,
     json: jsonArg,

@@ -2,7 +2,7 @@
 import { printJson, printLines } from "../core/output.ts";
 
 export const dirArg = { type: "positional", required: false, description: "Project directory (default: cwd)" } as const;
-export const toolArg = { type: "string", description: "claude|codex|antigravity|opencode|all or a comma list" } as const;
+export const toolArg = { type: "string", description: "claude|codex|antigravity|opencode|copilot|all or a comma list" } as const;
 export const dryRunArg = { type: "boolean", alias: "d", default: false, description: "Print what would change; touch nothing" } as const;
 export const jsonArg = { type: "boolean", alias: "j", default: false, description: "Print one JSON document" } as const;
 

@@ -13,9 +13,10 @@ import { isOurCommand, subcommandOf } from "./commands.ts";
 import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
+import { copilotHandlers } from "./copilot.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
-import { isOurPlugin, opencodePluginSource, pluginAgent } from "./opencode-plugin.ts";
+import { isOurPlugin, opencodePluginSource, pluginAgent, pluginGuards } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 import { readJsonForMerge } from "./write.ts";
@@ -114,6 +115,7 @@ function configFor(tool: ToolName, request: DoctorRequest): { tool: string; path
     { tool: "antigravity global", path: paths.antigravityGlobalPath(request.env) },
     { tool: "antigravity workspace", path: paths.antigravityWorkspacePath(request.dir) },
   ];
+  if (tool === "copilot") return [{ tool, path: paths.copilotHooksPath(request.dir) }];
   return [{ tool, path: paths.opencodePluginPath(request.env) }];
 }
 
@@ -142,6 +144,31 @@ export function syntheticPayload(event: string, matcher: string | undefined, pro
       return { ...base, source: "compact" };
     case "SessionEnd":
       return { ...base, reason: "other" };
+    default:
+      return base;
+  }
+}
+
+/**
+ * A Copilot-in-VS-Code payload (microsoft/vscode `ChatHookService`: snake_case common fields plus `timestamp`, VS Code
+ * tool names with camelCase inputs, `tool_response` as text). Copilot hooks have no matcher, so one tool per event.
+ */
+export function copilotPayload(event: string, project: string, sessionId: string): Record<string, unknown> {
+  const base = { timestamp: new Date().toISOString(), hook_event_name: event, session_id: sessionId, cwd: project, transcript_path: "" };
+  switch (event) {
+    case "PreToolUse":
+      return { ...base, tool_name: "run_in_terminal", tool_input: { command: "echo aioson-doctor", explanation: "doctor", isBackground: false }, tool_use_id: "doctor-1" };
+    case "PostToolUse":
+      return { ...base, tool_name: "create_file", tool_input: { filePath: join(project, "doctor-check.txt"), content: "doctor" }, tool_use_id: "doctor-1", tool_response: "File created" };
+    case "UserPromptSubmit":
+      return { ...base, prompt: "/aioson:agent:dev aioson hooks:doctor check" };
+    case "Stop":
+    case "SubagentStop":
+      return { ...base, stop_hook_active: false };
+    case "PreCompact":
+      return { ...base, trigger: "auto" };
+    case "SessionStart":
+      return { ...base, source: "new" };
     default:
       return base;
   }
@@ -185,9 +212,10 @@ function probeProject(): string {
 }
 
 /** Runs one handler through the harness's shell in `project`; `landed` only for hooks:emit (the others do not record). */
-function runHandler(project: string, command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+function runHandler(tool: string, project: string, command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
   const before = countEvents(project);
-  const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
+  const sessionId = `aioson-doctor-${process.pid}`;
+  const payload = JSON.stringify(tool === "copilot" ? copilotPayload(event, project, sessionId) : syntheticPayload(event, matcher, project, sessionId));
   const started = performance.now();
   const result = Bun.spawnSync(harnessShell(command, commandWindows, env), {
     cwd: project,
@@ -222,6 +250,7 @@ function expectedSpecs(tool: string, hooks: unknown, found: readonly FoundHandle
   if (harness === "claude") return claudeHandlers(options);
   if (harness === "codex") return codexHandlers(options);
   if (harness === "antigravity") return antigravityHandlers(options);
+  if (harness === "copilot") return copilotHandlers(options);
   return found.map(specOf);
 }
 
@@ -293,7 +322,9 @@ function probeHandlers(tool: string, ours: readonly FoundHandler[], request: Doc
   try {
     for (const { event, matcher, handler } of ordered) {
       const command = typeof handler.command === "string" ? handler.command : "";
-      const commandWindows = typeof handler.commandWindows === "string" ? handler.commandWindows : undefined;
+      // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
+      const windows = handler.commandWindows ?? handler.windows;
+      const commandWindows = typeof windows === "string" ? windows : undefined;
       const sub = subcommandOf(command);
       if (sub && LEGACY.has(sub)) {
         issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
@@ -303,7 +334,7 @@ function probeHandlers(tool: string, ours: readonly FoundHandler[], request: Doc
         issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
       }
       project ??= probeProject();
-      const check = runHandler(project, command, commandWindows, event, matcher, request.env);
+      const check = runHandler(tool, project, command, commandWindows, event, matcher, request.env);
       report.handlers.push(check);
       if (!check.ok) {
         const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
@@ -365,7 +396,7 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
     return report;
   }
   const agent = pluginAgent(text) ?? "dev";
-  if (text !== opencodePluginSource(agent)) {
+  if (text !== opencodePluginSource(agent, pluginGuards(text))) {
     issues.push({ code: "stale_handlers", severity: "error", tool: "opencode", message: `${path} was written by another version of aioson.`, fix: "aioson hooks:install --tool=opencode, then restart OpenCode" });
   }
   const custom = (request.env.AIOSON_BIN ?? "").trim();
@@ -415,12 +446,14 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
   const issues: Issue[] = [];
   const binary = binaryIssues(request);
   issues.push(...binary.issues);
-  const listed = request.tool && request.tool !== "all" ? (request.tool.split(",").map((t) => t.trim().toLowerCase()) as ToolName[]) : (["claude", "antigravity", "codex", "opencode"] as ToolName[]);
+  // Copilot's file is per workspace: checked when asked for, or when the workspace has one.
+  const everything: ToolName[] = ["claude", "antigravity", "codex", "opencode", ...(existsSync(paths.copilotHooksPath(request.dir)) ? (["copilot"] as const) : [])];
+  const listed = request.tool && request.tool !== "all" ? (request.tool.split(",").map((t) => t.trim().toLowerCase()) as ToolName[]) : everything;
   const present = new Set(paths.detectTools(request.env));
   const harnesses: HarnessReport[] = [];
   let locations: DoctorResult["antigravityLocations"];
   for (const tool of listed) {
-    if (!["claude", "antigravity", "codex", "opencode"].includes(tool)) continue;
+    if (!["claude", "antigravity", "codex", "opencode", "copilot"].includes(tool)) continue;
     for (const { tool: label, path } of configFor(tool, request)) {
       const report = tool === "opencode" ? checkPlugin(path, request, issues) : checkJsonHarness(label, path, request, issues);
       harnesses.push(report);

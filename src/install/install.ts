@@ -8,9 +8,11 @@ import { ANTIGRAVITY_GLOBAL_LABEL, ANTIGRAVITY_WORKSPACE_LABEL, antigravityHandl
 import { CLAUDE_LABEL, claudeHandlers } from "./claude.ts";
 import { subcommandOf } from "./commands.ts";
 import { CODEX_LABEL, CODEX_TRUST_LINE, codexHandlers } from "./codex.ts";
+import { COPILOT_LABEL, copilotHandlers } from "./copilot.ts";
+import { guardNamesOf } from "./guards.ts";
 import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
 import * as paths from "./paths.ts";
-import { installJsonTarget, installPlugin, resolveAgents, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
+import { installJsonTarget, installPlugin, resolveAgents, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type JsonInstallInput, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
 import { TOOLS, isToolName, type HandlerSpec, type ToolName } from "./types.ts";
 import { removeFile } from "./write.ts";
 
@@ -29,6 +31,8 @@ export type InstallRequest = {
    * (so `init`/`update` never drop them); present: exactly these (a tool missing from the record gets none).
    */
   extra?: Partial<Record<ToolName, readonly HandlerSpec[]>>;
+  /** The guards baked into the OpenCode plugin (`--with`); absent: the plugin keeps the ones it has. */
+  pluginGuards?: readonly string[];
 };
 
 export type InstallToolResult = {
@@ -40,6 +44,8 @@ export type InstallToolResult = {
   changed: boolean;
   skipped?: string;
   error?: string;
+  /** The optional guard hooks this tool ended up with (`--with`), when any. */
+  guards?: string[];
 };
 
 export type InstallResult = {
@@ -95,57 +101,78 @@ export function summarize(specs: readonly HandlerSpec[]): string[] {
 
 type Processed = { tool: ToolName; outcome: TargetOutcome[]; result: InstallToolResult; lines: string[] };
 
+/** The per-tool result object, with `guards` only when there are some. */
+function toolResult(tool: ToolName, where: Partial<InstallToolResult>, outcomes: readonly TargetOutcome[], guards: readonly string[]): InstallToolResult {
+  return {
+    tool,
+    ...where,
+    changed: outcomes.some((o) => o.changed),
+    skipped: outcomes.find((o) => o.skipped)?.skipped,
+    error: outcomes.find((o) => o.error)?.error,
+    ...(guards.length > 0 ? { guards: [...guards] } : {}),
+  };
+}
+
+/** `    + guards: a, b` under a tool's line (the dry-run summary already lists them). */
+function guardLine(guards: readonly string[], dryRun: boolean): string[] {
+  return guards.length > 0 && !dryRun ? [`    + guards: ${guards.join(", ")}`] : [];
+}
+
 function processInstall(tool: ToolName, request: InstallRequest, choice: AgentChoice): Processed {
   const { env, dryRun } = request;
   const chosen = request.extra === undefined ? undefined : (request.extra[tool] ?? []);
   const extraFor = (kept: readonly HandlerSpec[]) => chosen ?? kept;
+  const json = (label: string, path: string, display: string, specs: JsonInstallInput["specs"]) =>
+    installJsonTarget({ tool, label, path, display, choice, dryRun, summary: summarize, specs });
+  const guardsOf = (outcome: TargetOutcome) => guardNamesOf(outcome.specs ?? []);
   if (tool === "claude") {
     const path = paths.claudeSettingsPath(env);
-    const outcome = installJsonTarget({
-      tool, label: CLAUDE_LABEL, path, display: path, choice, dryRun, summary: summarize,
-      specs: (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }),
-    });
-    return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
+    const outcome = json(CLAUDE_LABEL, path, path, (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }));
+    const guards = guardsOf(outcome);
+    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines: [...outcome.lines, ...guardLine(guards, dryRun)] };
   }
   if (tool === "codex") {
     const path = paths.codexHooksPath(env);
-    const outcome = installJsonTarget({
-      tool, label: CODEX_LABEL, path, display: path, choice, dryRun, summary: summarize,
-      specs: (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }),
-    });
-    const lines = [...outcome.lines];
+    const outcome = json(CODEX_LABEL, path, path, (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
+    const guards = guardsOf(outcome);
+    const lines = [...outcome.lines, ...guardLine(guards, dryRun)];
     if (outcome.changed && !dryRun) lines.push(CODEX_TRUST_LINE);
     const wrapper = paths.codexWrapperPath(env);
     if (existsSync(wrapper)) {
       if (!dryRun) rewriteLegacyWrapper(wrapper);
       lines.push(obsoleteWrapperLine(wrapper));
     }
-    return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines };
+    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines };
+  }
+  if (tool === "copilot") {
+    const path = paths.copilotHooksPath(request.dir);
+    const outcome = json(COPILOT_LABEL, path, displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
+    const guards = guardsOf(outcome);
+    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines: [...outcome.lines, ...guardLine(guards, dryRun)] };
   }
   if (tool === "antigravity") {
     const globalPath = paths.antigravityGlobalPath(env);
     const workspacePath = paths.antigravityWorkspacePath(request.dir);
     const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
-    const global = installJsonTarget({ tool, label: ANTIGRAVITY_GLOBAL_LABEL, path: globalPath, display: globalPath, choice, dryRun, summary: summarize, specs });
-    const workspace = installJsonTarget({
-      tool, label: ANTIGRAVITY_WORKSPACE_LABEL, path: workspacePath, display: displayPath(workspacePath, request.cwd), choice, dryRun, summary: summarize, specs,
-    });
-    const both = [global, workspace];
-    return {
-      tool,
-      outcome: both,
-      result: {
-        tool, globalPath, workspacePath,
-        changed: both.some((o) => o.changed),
-        skipped: both.find((o) => o.skipped)?.skipped,
-        error: both.find((o) => o.error)?.error,
-      },
-      lines: [...global.lines, ...workspace.lines],
-    };
+    const both = [json(ANTIGRAVITY_GLOBAL_LABEL, globalPath, globalPath, specs), json(ANTIGRAVITY_WORKSPACE_LABEL, workspacePath, displayPath(workspacePath, request.cwd), specs)];
+    const lines = both.flatMap((o) => o.lines);
+    const skipped = selectedGuards(request);
+    if (skipped.length > 0) lines.push(`  ⚠ Antigravity — guards not installed there (${skipped.join(", ")}): its hook events and payloads are unconfirmed, and a PreToolUse hook fails closed on several builds.`);
+    return { tool, outcome: both, result: toolResult(tool, { globalPath, workspacePath }, both, []), lines };
   }
   const pluginPath = paths.opencodePluginPath(env);
-  const outcome = installPlugin(pluginPath, choice, dryRun);
-  return { tool, outcome: [outcome], result: { tool, pluginPath, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
+  const outcome = installPlugin(pluginPath, choice, dryRun, request.pluginGuards);
+  const missing = request.extra === undefined ? [] : selectedGuards(request).filter((name) => !outcome.guards.includes(name));
+  const lines = [...outcome.lines.slice(0, 1), ...guardLine(outcome.guards, dryRun), ...outcome.lines.slice(1)];
+  if (missing.length > 0) lines.push(`  ⚠ OpenCode — no plugin hook for: ${missing.join(", ")} (OpenCode cannot block a stop, nor inject at session or sub-agent start).`);
+  return { tool, outcome: [outcome], result: toolResult(tool, { pluginPath }, [outcome], outcome.guards), lines };
+}
+
+/** Every guard named by `--with` (any tool), catalogue order as given. */
+function selectedGuards(request: InstallRequest): string[] {
+  if (request.extra === undefined) return [];
+  const names = Object.values(request.extra).flatMap((specs) => guardNamesOf(specs ?? []));
+  return [...new Set([...names, ...(request.pluginGuards ?? [])])];
 }
 
 function footer(processed: readonly Processed[], guard: boolean, agent: string): string[] {
@@ -157,10 +184,13 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
     "  • Every bash command → logged as step_done event",
     "  • /aioson:agent:<name> typed in a session → logged as agent_activated",
   );
-  const doneTools = tools.filter((t) => t === "claude" || t === "antigravity");
+  const doneTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "copilot");
   if (doneTools.length > 0) lines.push(`  • End of each turn → logged as agent:done (${doneTools.join(", ")})`);
   if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode")) {
     lines.push("  • After a compaction → the session checkpoint comes back from the recorded events");
+  }
+  for (const p of processed) {
+    if (p.result.guards) lines.push(`  • Guards (${p.tool}) → ${p.result.guards.join(", ")}`);
   }
   lines.push("", `To verify: aioson live:status . --agent=${agent}`, `To uninstall: aioson hooks:uninstall --tool=${tools.join(",")}`);
   return lines;
@@ -174,6 +204,7 @@ export function runInstall(request: InstallRequest): Report<InstallResult> {
   const listed = parseToolList(request.tool);
   if (listed === null) {
     tools = paths.detectTools(request.env);
+    if (paths.copilotDetected(request.dir)) tools.push("copilot");
     if (tools.length === 0) {
       lines.push("No supported AI tools detected. Install Claude Code, Antigravity, Codex or OpenCode first.");
       return { lines, result: { ok: false, reason: "no_tools_detected", dryRun: request.dryRun, results: [] } };
@@ -226,7 +257,9 @@ function entry(tool: ToolName, outcome: UninstallOutcome, scope?: "global" | "wo
 
 export function runUninstall(request: UninstallRequest): Report<UninstallResult> {
   const { env, dryRun } = request;
-  const raw = request.tool === undefined || request.tool.trim() === "" ? ["claude"] : parseToolList(request.tool) ?? [...TOOLS];
+  // `all` takes Copilot's workspace file only when it is there (the four global targets are always reported).
+  const everything = TOOLS.filter((tool) => tool !== "copilot" || existsSync(paths.copilotHooksPath(request.dir)));
+  const raw = request.tool === undefined || request.tool.trim() === "" ? ["claude"] : parseToolList(request.tool) ?? everything;
   const body: string[] = [];
   const results: UninstallResultEntry[] = [];
   const seen = new Set<string>();
@@ -240,12 +273,12 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
     }
     if (tool === "claude") {
       const path = paths.claudeSettingsPath(env);
-      const outcome = uninstallJsonTarget(CLAUDE_LABEL, "settings", path, path, dryRun, false);
+      const outcome = uninstallJsonTarget(CLAUDE_LABEL, "settings", path, path, dryRun, 0);
       body.push(...outcome.lines);
       results.push(entry(tool, outcome));
     } else if (tool === "codex") {
       const path = paths.codexHooksPath(env);
-      const outcome = uninstallJsonTarget(CODEX_LABEL, "hooks", path, path, dryRun, false);
+      const outcome = uninstallJsonTarget(CODEX_LABEL, "hooks", path, path, dryRun, 0);
       body.push(...outcome.lines);
       results.push(entry(tool, outcome));
       const wrapper = paths.codexWrapperPath(env);
@@ -259,10 +292,16 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
     } else if (tool === "antigravity") {
       const globalPath = paths.antigravityGlobalPath(env);
       const workspacePath = paths.antigravityWorkspacePath(request.dir);
-      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", globalPath, globalPath, dryRun, false);
-      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspacePath, displayPath(workspacePath, request.cwd), dryRun, true);
+      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", globalPath, globalPath, dryRun, 0);
+      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspacePath, displayPath(workspacePath, request.cwd), dryRun, 1);
       body.push(...global.lines, ...workspace.lines);
       results.push(entry(tool, global, "global"), entry(tool, workspace, "workspace"));
+    } else if (tool === "copilot") {
+      const path = paths.copilotHooksPath(request.dir);
+      // Our own file: deleted when only our handlers were in it, with `.github/hooks/` and `.github/` if left empty.
+      const outcome = uninstallJsonTarget(COPILOT_LABEL, "hooks", path, displayPath(path, request.cwd), dryRun, 2);
+      body.push(...outcome.lines);
+      results.push(entry(tool, outcome));
     } else {
       const outcome = uninstallPlugin(paths.opencodePluginPath(env), dryRun);
       body.push(...outcome.lines);

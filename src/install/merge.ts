@@ -9,7 +9,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Handler JSON with the key order of the docs: type, timeout, async, statusMessage, command, commandWindows. */
+/** Handler JSON with the key order of the docs: type, timeout, async, statusMessage, command, commandWindows|windows. */
 export function handlerJson(spec: HandlerSpec): JsonObject {
   const handler: JsonObject = { type: "command" };
   if (spec.timeout !== undefined) handler.timeout = spec.timeout;
@@ -17,6 +17,7 @@ export function handlerJson(spec: HandlerSpec): JsonObject {
   if (spec.statusMessage !== undefined) handler.statusMessage = spec.statusMessage;
   handler.command = spec.command;
   if (spec.commandWindows !== undefined) handler.commandWindows = spec.commandWindows;
+  if (spec.windows !== undefined) handler.windows = spec.windows;
   return handler;
 }
 
@@ -27,7 +28,7 @@ export function entryJson(spec: HandlerSpec): JsonObject {
 }
 
 export function isOurHandler(value: unknown): boolean {
-  return isPlainObject(value) && (isOurCommand(value.command) || isOurCommand(value.commandWindows));
+  return isPlainObject(value) && (isOurCommand(value.command) || isOurCommand(value.commandWindows) || isOurCommand(value.windows));
 }
 
 /** Strips our handlers from one event array; returns the same array when nothing was ours. */
@@ -149,6 +150,7 @@ export function specOf(found: FoundHandler): HandlerSpec {
   const spec: HandlerSpec = { event: found.event, command: typeof handler.command === "string" ? handler.command : "" };
   if (found.matcher !== undefined) spec.matcher = found.matcher;
   if (typeof handler.commandWindows === "string") spec.commandWindows = handler.commandWindows;
+  if (typeof handler.windows === "string") spec.windows = handler.windows;
   if (typeof handler.timeout === "number") spec.timeout = handler.timeout;
   if (typeof handler.async === "boolean") spec.async = handler.async;
   if (typeof handler.statusMessage === "string") spec.statusMessage = handler.statusMessage;

@@ -144,6 +144,11 @@ function toolPayload(input, output) {
   return { ...base, tool_input: { description: cap(args.description, TEXT_CAP), prompt: cap(args.prompt, TEXT_CAP), subagent_type: cap(args.subagent_type, 200) } };
 }
 
+function promptOf(output) {
+  const parts = (output && Array.isArray(output.parts)) ? output.parts : [];
+  return parts.filter((p) => p && p.type === "text" && typeof p.text === "string").map((p) => p.text).join("\n");
+}
+
 function contextOf(stdout) {
   try {
     const parsed = JSON.parse(stdout);
@@ -197,8 +202,7 @@ export const AiosonPlugin = async (ctx) => {
       if (payload) enqueue(payload);
     }),
     "chat.message": safe(async (input, output) => {
-      const parts = (output && Array.isArray(output.parts)) ? output.parts : [];
-      const prompt = parts.filter((p) => p && p.type === "text" && typeof p.text === "string").map((p) => p.text).join("\n");
+      const prompt = promptOf(output);
       if (prompt) enqueue({ hook_event_name: "UserPromptSubmit", session_id: input && input.sessionID, prompt: cap(prompt, TEXT_CAP) });
     }),
     "experimental.text.complete": safe(async (input, output) => {
@@ -232,14 +236,101 @@ export const AiosonPlugin = async (ctx) => {
 };
 `;
 
+/**
+ * The guards chosen with `hooks:install --with` (inserted only when there are some, so a plugin without guards
+ * stays byte-identical). A guard runs synchronously in the hook that maps to its event; a deny of
+ * pre-commit-guard is the only thing ever thrown into OpenCode (its documented way to block a tool call).
+ */
+const GUARD_BLOCK = String.raw`
+  const guard = async (name, payload) => {
+    try {
+      const parsed = JSON.parse(await run(root, ["guard:" + name, root, "--tool=opencode"], { ...payload, cwd }));
+      return parsed && typeof parsed === "object" ? parsed : null;
+    } catch {
+      return null;
+    }
+  };
+  // lesson-injector's answer stays in the system prompt for the session until its next user message.
+  const lessons = new Map();
+  const preCommit = async (input, output) => {
+    let verdict = null;
+    try {
+      if (input && input.tool === "bash") {
+        const args = (output && output.args) || {};
+        verdict = await guard("pre-commit-guard", { hook_event_name: "PreToolUse", session_id: input.sessionID, tool_name: "bash", tool_input: { command: cap(args.command, TEXT_CAP) } });
+      }
+    } catch {}
+    if (verdict && verdict.block === true) throw new Error("AIOSON pre-commit-guard: " + cap(verdict.reason || "blocked", TEXT_CAP));
+  };
+  const injectLessons = safe(async (input, output) => {
+    const sessionID = input && input.sessionID;
+    if (!sessionID) return;
+    lessons.delete(sessionID);
+    const prompt = promptOf(output);
+    if (!prompt) return;
+    const answer = await guard("lesson-injector", { hook_event_name: "UserPromptSubmit", session_id: sessionID, prompt: cap(prompt, TEXT_CAP) });
+    if (answer && typeof answer.context === "string" && answer.context.trim()) lessons.set(sessionID, answer.context);
+  });
+  const addLessons = safe(async (input, output) => {
+    const text = input && input.sessionID ? lessons.get(input.sessionID) : null;
+    if (!text || !output) return;
+    if (!Array.isArray(output.system)) output.system = [];
+    output.system.push(text);
+  });
+  const saveContext = safe(async (input, output) => {
+    const answer = await guard("context-save", { hook_event_name: "PreCompact", session_id: input && input.sessionID, trigger: "auto" });
+    if (!answer || typeof answer.context !== "string" || !answer.context.trim() || !output) return;
+    if (!Array.isArray(output.context)) output.context = [];
+    output.context.push(answer.context);
+  });
+  const withGuards = (hooks) => {
+    const next = { ...hooks };
+    if (GUARDS.includes("pre-commit-guard")) next["tool.execute.before"] = preCommit;
+    if (GUARDS.includes("lesson-injector")) {
+      next["chat.message"] = async (input, output) => { await hooks["chat.message"](input, output); await injectLessons(input, output); };
+      next["experimental.chat.system.transform"] = async (input, output) => { await addLessons(input, output); await hooks["experimental.chat.system.transform"](input, output); };
+    }
+    if (GUARDS.includes("context-save")) {
+      next["experimental.session.compacting"] = async (input, output) => { await hooks["experimental.session.compacting"](input, output); await saveContext(input, output); };
+    }
+    return next;
+  };
+
+`;
+
 const PLUGIN_AGENT = /^const AGENT = "([a-z][a-z0-9-]*)";$/m;
+const PLUGIN_GUARDS = /^const GUARDS = (\[[^\n]*\]);$/m;
+const GUARD_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** The guards baked into one of our plugin files ([] when none). */
+export function pluginGuards(text: string): string[] {
+  const match = PLUGIN_GUARDS.exec(text);
+  if (!match?.[1]) return [];
+  try {
+    const value: unknown = JSON.parse(match[1]);
+    return Array.isArray(value) ? value.filter((name): name is string => typeof name === "string" && GUARD_NAME.test(name)) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** The agent baked into one of our plugin files, or null. */
 export function pluginAgent(text: string): string | null {
   return PLUGIN_AGENT.exec(text)?.[1] ?? null;
 }
 
-/** The plugin file for an agent id (validated by the caller: kebab-case, so it is safe inside a JS string). */
-export function opencodePluginSource(agent: string): string {
-  return `${OPENCODE_FIRST_LINE}\n${TEMPLATE.replace("__AGENT__", JSON.stringify(agent)).trimStart()}`;
+/**
+ * The plugin file for an agent id (validated by the caller: kebab-case, so it is safe inside a JS string) and the
+ * guards it calls (names from the catalogue; only those with an OpenCode hook matter).
+ */
+export function opencodePluginSource(agent: string, guards: readonly string[] = []): string {
+  let body = TEMPLATE.replace("__AGENT__", JSON.stringify(agent)).trimStart();
+  const names = guards.filter((name) => GUARD_NAME.test(name));
+  if (names.length > 0) {
+    body = body
+      .replace(/^(const AGENT = .*;)$/m, `$1\nconst GUARDS = ${JSON.stringify(names)};`)
+      .replace("\n  return {\n", `${GUARD_BLOCK}  return withGuards({\n`)
+      .replace(/\n  \};\n\};\n$/, "\n  });\n};\n");
+  }
+  return `${OPENCODE_FIRST_LINE}\n${body}`;
 }

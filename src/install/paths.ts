@@ -2,6 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { COPILOT_HOOKS_DIR, COPILOT_HOOKS_FILE } from "../kit/copilot.ts";
 import type { ToolName } from "./types.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -38,6 +39,8 @@ export const codexHooksPath = (env: Env) => join(codexDir(env), "hooks.json");
 export const antigravityGlobalPath = (env: Env) => join(antigravityDir(env), "hooks.json");
 export const antigravityWorkspacePath = (dir: string) => join(dir, ".agents", "hooks.json");
 export const opencodePluginPath = (env: Env) => join(opencodeDir(env), "plugins", "aioson.js");
+/** Copilot in VS Code reads the workspace's `.github/hooks/*.json`: our own file there. */
+export const copilotHooksPath = (dir: string) => join(dir, ...COPILOT_HOOKS_DIR, COPILOT_HOOKS_FILE);
 export const codexWrapperPath = (env: Env) => join(codexDir(env), "aioson-wrapper.sh");
 
 function isDir(path: string): boolean {
@@ -57,6 +60,15 @@ export function detectTools(env: Env): ToolName[] {
     ["opencode", opencodeDir(env)],
   ];
   return dirs.filter(([, dir]) => isDir(dir)).map(([tool]) => tool);
+}
+
+/**
+ * Copilot is configured per workspace, so `--tool=all` includes it only when the workspace already has a
+ * `.github/hooks/` folder: the file is committed and shared with the team, and VS Code being installed is not an
+ * opt-in (VS Code also runs the hooks of `~/.claude/settings.json` by default).
+ */
+export function copilotDetected(dir: string): boolean {
+  return isDir(join(dir, ...COPILOT_HOOKS_DIR));
 }
 
 /** Other places public sources say Antigravity/Gemini read hooks from (reported by hooks:doctor). */

@@ -5,7 +5,7 @@
 import { readdirSync, rmdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { installedAgents, installedGuardHooks, mergeInstall, mergeUninstall } from "./merge.ts";
-import { isOurPlugin, opencodePluginSource, pluginAgent } from "./opencode-plugin.ts";
+import { isOurPlugin, opencodePluginSource, pluginAgent, pluginGuards } from "./opencode-plugin.ts";
 import type { HandlerSpec, JsonObject } from "./types.ts";
 import { errorCode, plannedText, readConfigText, readJsonForMerge, removeFile, writeFileAtomicKeepMode, writeTarget } from "./write.ts";
 
@@ -20,6 +20,8 @@ export type TargetOutcome = {
   agent: string;
   guardAgent: string;
   lines: string[];
+  /** The handlers this target ended up with (JSON targets that were merged). */
+  specs?: readonly HandlerSpec[];
 };
 
 export type AgentChoice = { explicitAgent: string | null };
@@ -67,28 +69,37 @@ export function installJsonTarget(input: JsonInstallInput): TargetOutcome {
   const specs = input.specs(agents.agent, agents.guardAgent, installedGuardHooks(read.data.hooks));
   const next = mergeInstall(read.data, specs);
   const text = plannedText(read, next);
-  if (text === null) return { path, changed: false, ...agents, lines: [`  ✓ ${label} — ${display} (already up to date)`] };
-  if (input.dryRun) return { path, changed: true, ...agents, lines: [`  [dry-run] Would write: ${display}`, ...input.summary(specs)] };
+  if (text === null) return { path, changed: false, ...agents, specs, lines: [`  ✓ ${label} — ${display} (already up to date)`] };
+  if (input.dryRun) return { path, changed: true, ...agents, specs, lines: [`  [dry-run] Would write: ${display}`, ...input.summary(specs)] };
   try {
     writeFileAtomicKeepMode(path, text);
   } catch (error) {
     return { path, changed: false, error: message(error), ...agents, lines: [`  ✗ ${input.tool}: ${message(error)}`] };
   }
-  return { path, changed: true, ...agents, lines: [`  ✓ ${label} — ${display}`] };
+  return { path, changed: true, ...agents, specs, lines: [`  ✓ ${label} — ${display}`] };
 }
 
 export type UninstallOutcome = { path: string; removed: boolean; skipped?: Skip; error?: string; lines: string[] };
 
-/** Removes a folder we may have created (workspace `.agents/`) once nothing is left in it. */
-function removeIfEmpty(dir: string): void {
-  try {
-    if (readdirSync(dir).length === 0) rmdirSync(dir);
-  } catch {
-    // not empty, not ours to judge, or already gone
+/**
+ * Removes the folders we may have created (workspace `.agents/`, `.github/hooks/` then `.github/`), innermost first,
+ * each only once nothing is left in it.
+ */
+function removeIfEmpty(dir: string, levels: number): void {
+  let current = dir;
+  for (let level = 0; level < levels; level++) {
+    try {
+      if (readdirSync(current).length > 0) return;
+      rmdirSync(current);
+    } catch {
+      return; // not ours to judge, or already gone
+    }
+    current = dirname(current);
   }
 }
 
-export function uninstallJsonTarget(label: string, noun: string, path: string, display: string, dryRun: boolean, cleanDir: boolean): UninstallOutcome {
+/** `cleanDirs`: how many folders above the file to remove when the uninstall deletes it and leaves them empty. */
+export function uninstallJsonTarget(label: string, noun: string, path: string, display: string, dryRun: boolean, cleanDirs: number): UninstallOutcome {
   const read = readJsonForMerge(path);
   if (read.state === "missing") return { path, removed: false, lines: [`  ${noun ? `${label} ${noun}` : label} not found — nothing to remove`] };
   if (read.state === "invalid") return { path, removed: false, skipped: "invalid-config", lines: [invalidLine(label, display).replace("aioson hooks:install", "aioson hooks:uninstall")] };
@@ -101,7 +112,7 @@ export function uninstallJsonTarget(label: string, noun: string, path: string, d
     // Only our content was there (the file did not exist before install): remove it, unless it is a dotfiles link.
     if (Object.keys(next).length === 0 && writeTarget(path) === path) {
       removeFile(path);
-      if (cleanDir) removeIfEmpty(dirname(path));
+      removeIfEmpty(dirname(path), cleanDirs);
     } else {
       writeFileAtomicKeepMode(path, text);
     }
@@ -127,21 +138,31 @@ const PLUGIN_LABEL = "OpenCode plugin";
 const foreignLine = (path: string) => `  ⚠ ${PLUGIN_LABEL} — ${path} was not written by AIOSON; leaving it untouched.`;
 const pluginUnreadableLine = (path: string, code: string) => `  ⚠ ${PLUGIN_LABEL} — ${path} could not be read right now (${code}); leaving it untouched.`;
 
-export function installPlugin(path: string, choice: AgentChoice, dryRun: boolean): TargetOutcome {
+/** The plugin's hook list, for the dry-run summary. */
+function pluginSummary(guards: readonly string[]): string[] {
+  const lines = ["    tool.execute.after, chat.message, experimental.text.complete → hooks:emit; session compaction → hooks:recap"];
+  if (guards.length > 0) lines.push(`    guards: ${guards.join(", ")}`);
+  return lines;
+}
+
+/** `guards`: the guards to bake in (those with an OpenCode hook); undefined keeps the ones already installed. */
+export function installPlugin(path: string, choice: AgentChoice, dryRun: boolean, guards?: readonly string[]): TargetOutcome & { guards: string[] } {
   const read = readPlugin(path);
   const installed = read.state === "ours" ? pluginAgent(read.text) : null;
   const agents = resolveAgents(choice, { telemetry: installed, guard: null });
-  if (read.state === "foreign") return { path, changed: false, skipped: "not-ours", ...agents, lines: [foreignLine(path)] };
-  if (read.state === "unreadable") return { path, changed: false, skipped: "unreadable", ...agents, lines: [pluginUnreadableLine(path, read.code)] };
-  const text = opencodePluginSource(agents.agent);
-  if (read.state === "ours" && read.text === text) return { path, changed: false, ...agents, lines: [`  ✓ ${PLUGIN_LABEL} — ${path} (already up to date)`] };
-  if (dryRun) return { path, changed: true, ...agents, lines: [`  [dry-run] Would write: ${path}`, "    tool.execute.after, chat.message, experimental.text.complete → hooks:emit; session compaction → hooks:recap"] };
+  const chosen = [...(guards ?? (read.state === "ours" ? pluginGuards(read.text) : []))];
+  const base = { path, ...agents, guards: chosen };
+  if (read.state === "foreign") return { ...base, changed: false, skipped: "not-ours", lines: [foreignLine(path)] };
+  if (read.state === "unreadable") return { ...base, changed: false, skipped: "unreadable", lines: [pluginUnreadableLine(path, read.code)] };
+  const text = opencodePluginSource(agents.agent, chosen);
+  if (read.state === "ours" && read.text === text) return { ...base, changed: false, lines: [`  ✓ ${PLUGIN_LABEL} — ${path} (already up to date)`] };
+  if (dryRun) return { ...base, changed: true, lines: [`  [dry-run] Would write: ${path}`, ...pluginSummary(chosen)] };
   try {
     writeFileAtomicKeepMode(path, text);
   } catch (error) {
-    return { path, changed: false, error: message(error), ...agents, lines: [`  ✗ opencode: ${message(error)}`] };
+    return { ...base, changed: false, error: message(error), lines: [`  ✗ opencode: ${message(error)}`] };
   }
-  return { path, changed: true, ...agents, lines: [`  ✓ ${PLUGIN_LABEL} — ${path}`, "  ⚠ OpenCode loads plugins at startup: restart it to pick the plugin up."] };
+  return { ...base, changed: true, lines: [`  ✓ ${PLUGIN_LABEL} — ${path}`, "  ⚠ OpenCode loads plugins at startup: restart it to pick the plugin up."] };
 }
 
 export function uninstallPlugin(path: string, dryRun: boolean): UninstallOutcome {

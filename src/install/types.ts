@@ -1,6 +1,7 @@
 /** Shared vocabulary of the installer: harnesses, handler specs (data, not JSON) and per-tool results. */
 
-export const TOOLS = ["claude", "antigravity", "codex", "opencode"] as const;
+/** Spec 9.3 order; `copilot` (GitHub Copilot agent hooks in VS Code, a workspace file) comes last. */
+export const TOOLS = ["claude", "antigravity", "codex", "opencode", "copilot"] as const;
 export type ToolName = (typeof TOOLS)[number];
 
 export function isToolName(value: string): value is ToolName {
@@ -10,13 +11,16 @@ export function isToolName(value: string): value is ToolName {
 /**
  * One hook handler as the installer means it, before it becomes a harness's JSON.
  * `timeout` is in the harness's own unit (seconds for Claude Code and Codex).
- * `flat` = written as a bare handler in the event array (Antigravity `Stop`/`SessionEnd`), not inside a group.
+ * `flat` = written as a bare handler in the event array (Antigravity `Stop`/`SessionEnd`, every Copilot handler), not
+ * inside a group.
  */
 export type HandlerSpec = {
   event: string;
   matcher?: string;
   command: string;
   commandWindows?: string;
+  /** VS Code's per-OS override key (Copilot hook files), written instead of `commandWindows`. */
+  windows?: string;
   timeout?: number;
   async?: boolean;
   statusMessage?: string;

@@ -166,14 +166,16 @@ export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, optio
 }
 
 /**
- * Windows command line. Codex runs it through `cmd.exe /C` (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`);
- * VS Code may use PowerShell or cmd, so Copilot gets the plain form that both parse (the guard itself always
- * exits 0). Claude Code runs Git Bash on Windows and uses the POSIX line.
+ * Windows command line. Codex runs it through `cmd.exe /C` (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`).
+ * VS Code runs a hook's `windows` string with Node's `spawn(command, {shell: true})`, i.e. `cmd.exe /d /s /c`
+ * (microsoft/vscode `src/vs/workbench/api/node/extHostHooksNode.ts`: only a Copilot-CLI `powershell` key selects
+ * PowerShell), so Copilot gets the same cmd form: a missing binary never becomes a warning on every tool call.
+ * Claude Code runs Git Bash on Windows and uses the POSIX line.
  */
 export function guardCommandLineWindows(entry: CatalogEntry, harness: KitHarness, options: CommandOptions = {}): string {
   const agent = options.agent ? ` --agent=${options.agent}` : "";
   const base = `${options.binary ?? "aioson"} guard:${entry.name} . --tool=${harness}${agent}`;
-  if (harness === "codex") return `${base}${entry.keepStderr ? "" : " 2>nul"} & exit /b 0`;
+  if (harness === "codex" || harness === "copilot") return `${base}${entry.keepStderr ? "" : " 2>nul"} & exit /b 0`;
   return base;
 }
 

@@ -11,7 +11,7 @@
  *       "<any guard>": { "enabled": false, "agents": ["dev", "qa"] }
  *     }
  *   `agents` scopes a guard: it acts only when the agent (the hook's `--agent` flag, else the payload's
- *   `agent_type`) is one of them.
+ *   `agent_type`, else `AIOSON_AGENT`) is one of them.
  * - `<root>/.aioson/hooks/<guard>.md`: the text a reminder guard says (stop-checklist, output-format,
  *   skill-feedback), replacing the built-in text. Markdown, because these texts are long and written by people.
  */

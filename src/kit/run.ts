@@ -5,6 +5,7 @@
  */
 import { defineCommand, type ArgsDef, type CommandDef } from "citty";
 import { isAbsolute, resolve } from "node:path";
+import { stripQuotes } from "../core/agent.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { readHookPayload } from "../core/stdin.ts";
@@ -43,10 +44,16 @@ function startDir(positional: unknown, payload: Payload | null): string {
   return process.cwd();
 }
 
+/**
+ * The agent a guard is scoped by (kit.json `agents`): an explicit `--agent` (not `auto`), else the harness event's
+ * agent, else `AIOSON_AGENT` (set by whoever launches a session for one agent, hooks-behavior §6.3).
+ */
 function agentOf(flag: unknown, payload: Payload | null): string | null {
-  if (typeof flag === "string" && flag.trim() && flag.trim() !== "auto") return flag.trim().replace(/^['"`]+|['"`]+$/g, "");
-  const fromPayload = stringField(payload, "agent_type", "agentType");
-  return fromPayload || null;
+  const explicit = typeof flag === "string" ? stripQuotes(flag) : "";
+  if (explicit && explicit !== "auto") return explicit;
+  const fromPayload = stringField(payload, "agent_type", "agentType", "agent", "agent_name");
+  if (fromPayload) return fromPayload;
+  return stripQuotes(process.env.AIOSON_AGENT ?? "") || null;
 }
 
 export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): Promise<void> {

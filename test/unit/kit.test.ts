@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GUARD_CATALOG, guardCommandLine, guardCommandLineWindows, selectGuards, GUARD_COMMAND_PATTERN } from "../../src/kit/catalog.ts";
-import { copilotHooksConfig } from "../../src/kit/copilot.ts";
+import { guardSpecs, parseWith } from "../../src/install/guards.ts";
 import { detectHarness, renderDecision, strictest } from "../../src/kit/dialect.ts";
 import { parseShell } from "../../src/kit/shell.ts";
 import { isVerified, mentionedPaths } from "../../src/kit/claims.ts";
@@ -65,11 +65,28 @@ describe("catalogue", () => {
     expect(GUARD_COMMAND_PATTERN.exec(line)?.[1]).toBe("pre-commit-guard");
     expect(guardCommandLineWindows(entry, "codex")).toBe("aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
   });
-  test("Copilot hooks file: flat handler arrays per event, no matcher", () => {
-    const config = copilotHooksConfig(selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries);
-    expect(Object.keys(config.hooks)).toEqual(["PreToolUse", "Stop"]);
-    expect(config.hooks.Stop?.length).toBe(2);
-    expect(config.hooks.PreToolUse?.[0]).toEqual({ type: "command", command: expect.stringContaining("--tool=copilot"), windows: "aioson guard:pre-commit-guard . --tool=copilot", timeout: 10 });
+  test("Copilot guard handlers: flat, no matcher, a cmd.exe `windows` override", () => {
+    const specs = guardSpecs("copilot", selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries, null);
+    expect(specs.map((s) => s.event)).toEqual(["PreToolUse", "Stop", "Stop"]);
+    expect(specs[0]).toEqual({
+      event: "PreToolUse", timeout: 10, flat: true,
+      command: `aioson guard:pre-commit-guard "$PWD" --tool=copilot 2>/dev/null || true`,
+      windows: "aioson guard:pre-commit-guard . --tool=copilot 2>nul & exit /b 0",
+    });
+  });
+  test("guard specs per harness: matchers from the catalogue, none for Antigravity", () => {
+    const entries = selectGuards("pre-commit-guard,subagent-audit").entries;
+    expect(guardSpecs("claude", entries, "qa").map((s) => [s.event, s.matcher, s.commandWindows])).toEqual([["PreToolUse", "Bash|PowerShell", undefined], ["SubagentStart", undefined, undefined]]);
+    expect(guardSpecs("codex", entries, null)[1]?.commandWindows).toBe("aioson guard:subagent-audit . --tool=codex & exit /b 0");
+    expect(guardSpecs("claude", entries, "qa")[0]?.command).toContain("--agent='qa'");
+    expect(guardSpecs("antigravity", entries, null)).toEqual([]);
+  });
+  test("--with: all, none, unknown names listed with the known ones", () => {
+    expect(parseWith("all")).toMatchObject({ ok: true });
+    expect(parseWith("none")).toEqual({ ok: true, entries: [] });
+    const bad = parseWith("pre-commit-guard,nope");
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toContain("unknown guard: nope — known: pre-commit-guard, verify-claims");
   });
 });
 

@@ -1,0 +1,104 @@
+/**
+ * The OpenCode plugin generated with `--with` guards, loaded in Bun with a fake OpenCode context and the REAL
+ * binary (AIOSON_BIN): pre-commit-guard blocks by throwing from `tool.execute.before`, lesson-injector feeds the
+ * system prompt, context-save adds the snapshot to the compaction prompt; nothing else ever throws.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { opencodePluginSource } from "../src/install/opencode-plugin.ts";
+import { closeStore, openStore } from "../src/store/db.ts";
+import { BINARY, cleanupTemp, tempDir, tempProject } from "./helpers.ts";
+
+type Hooks = Record<string, (...args: any[]) => Promise<void>>;
+async function loadPlugin(directory: string, guards: string[]): Promise<Hooks> {
+  const file = join(tempDir("aioson-plugin-"), "aioson.js");
+  writeFileSync(file, opencodePluginSource("dev", guards));
+  const mod = await import(file);
+  expect(Object.keys(mod)).toEqual(["AiosonPlugin"]);
+  return mod.AiosonPlugin({ directory, worktree: directory, client: {}, project: {} });
+}
+
+const ALL = ["pre-commit-guard", "lesson-injector", "context-save"];
+const bash = (command: string) => [{ tool: "bash", sessionID: "s1", callID: "c1" }, { args: { command } }] as const;
+
+const saved = process.env.AIOSON_BIN;
+process.env.AIOSON_BIN = BINARY;
+afterEach(() => {
+  process.env.AIOSON_BIN = BINARY;
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.AIOSON_BIN;
+  else process.env.AIOSON_BIN = saved;
+  cleanupTemp();
+});
+
+describe("OpenCode plugin with guards", () => {
+  test("without --with the plugin has no tool.execute.before and the guard code is absent", async () => {
+    const hooks = await loadPlugin(tempProject(), []);
+    expect(hooks["tool.execute.before"]).toBeUndefined();
+    expect(opencodePluginSource("dev")).not.toContain("GUARDS");
+  });
+
+  const cases: [string, string, "block" | "pass"][] = [
+    ["non-conventional commit", `git commit -m "added stuff"`, "block"],
+    ["commit without a message", "git commit", "block"],
+    ["conventional commit", `git commit -m "feat: add cart"`, "pass"],
+    ["push asks, which OpenCode can only block", "git push origin main", "block"],
+    ["chain: the strictest wins", `npm test && git commit -m "fix(api): retry" && git tag v1`, "block"],
+    ["not git", "npm test", "pass"],
+  ];
+  for (const [name, command, expected] of cases) {
+    test(`pre-commit-guard through tool.execute.before: ${name}`, async () => {
+      const hooks = await loadPlugin(tempProject(), ALL);
+      const call = hooks["tool.execute.before"]!(...bash(command));
+      if (expected === "block") await expect(call).rejects.toThrow(/^AIOSON pre-commit-guard: /);
+      else await expect(call).resolves.toBeUndefined();
+    });
+  }
+
+  test("other tools are never judged; a plugin without pre-commit-guard never blocks", async () => {
+    const hooks = await loadPlugin(tempProject(), ALL);
+    await expect(hooks["tool.execute.before"]!({ tool: "edit", sessionID: "s1", callID: "c" }, { args: { filePath: "a.ts" } })).resolves.toBeUndefined();
+    const noGuard = await loadPlugin(tempProject(), ["lesson-injector"]);
+    expect(noGuard["tool.execute.before"]).toBeUndefined();
+  });
+
+  test("a missing or broken binary never throws into OpenCode, even from the guard hook", async () => {
+    const hooks = await loadPlugin(tempProject(), ALL);
+    process.env.AIOSON_BIN = "/nonexistent/aioson";
+    await expect(hooks["tool.execute.before"]!(...bash(`git commit -m "bad"`))).resolves.toBeUndefined();
+    await expect(hooks["chat.message"]!({ sessionID: "s1" }, { parts: [{ type: "text", text: "fix the test" }] })).resolves.toBeUndefined();
+    await expect(hooks["experimental.session.compacting"]!({ sessionID: "s1" }, { context: [] })).resolves.toBeUndefined();
+    await expect(hooks["tool.execute.before"]!(undefined, undefined)).resolves.toBeUndefined();
+  });
+
+  test("lesson-injector: matching lessons go into the system prompt of that session until its next message", async () => {
+    const project = tempProject({
+      ".aioson/lessons/L001-fix.md": "---\nid: L001\ntags: [fix, test]\nconfidence: 0.9\n---\n# L001\n\n## Summary\nRun the failing test alone first.\n",
+    });
+    const hooks = await loadPlugin(project, ALL);
+    await hooks["chat.message"]!({ sessionID: "s1" }, { message: {}, parts: [{ type: "text", text: "please fix the failing test" }] });
+    const first = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]!({ sessionID: "s1" }, first);
+    expect(first.system.join("\n")).toContain("Run the failing test alone first.");
+    const other = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]!({ sessionID: "s2" }, other);
+    expect(other.system).toEqual([]);
+    await hooks["chat.message"]!({ sessionID: "s1" }, { message: {}, parts: [{ type: "text", text: "what time is it" }] });
+    const after = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]!({ sessionID: "s1" }, after);
+    expect(after.system).toEqual([]);
+  });
+
+  test("context-save: the snapshot path joins the compaction prompt after the recap", async () => {
+    const project = tempProject();
+    const store = openStore(project);
+    if (store) closeStore(store);
+    const hooks = await loadPlugin(project, ALL);
+    const output = { context: [] as string[] };
+    await hooks["experimental.session.compacting"]!({ sessionID: "s9" }, output);
+    expect(output.context.at(-1)).toContain("docs/maps/session-s9-snapshot.md");
+    expect(existsSync(join(project, "docs", "maps", "session-s9-snapshot.md"))).toBe(true);
+  });
+});
