@@ -27,7 +27,7 @@ const SHAPE_RULES: readonly Rule[] = [
 ];
 
 const COMMAND_RULES: readonly Rule[] = [
-  [/\b(mysql|mariadb|mysqldump|mysqladmin)\b([^\n|;&]*?\s)-p(?!\s|$)(\S+)/g, (_m, tool, mid) => `${tool}${mid}-p${REDACTED}`],
+  [/\b(mysql|mariadb|mysqldump|mysqladmin)\b([^\n|;&]*?\s)-p(?!\s|$)(?:"[^"]*"|'[^']*'|\S+)/g, (_m, tool, mid) => `${tool}${mid}-p${REDACTED}`],
   [/--password=(?:"[^"]*"|'[^']*'|\S+)/g, `--password=${REDACTED}`],
   [/\bsshpass\s+-p\s*(?:"[^"]*"|'[^']*'|\S+)/g, `sshpass -p ${REDACTED}`],
   [/(\bcurl\b[^\n|;&]*?\s(?:-u|--user)\s+)(["']?)([^:\s"']+):(?:[^\s"']+)\2/g, (_m, head, quote, user) => `${head}${quote}${user}:${REDACTED}${quote}`],
