@@ -1,4 +1,4 @@
-import { defineCommand } from "citty";
+import { defineCommand, type CommandDef } from "citty";
 import { agentOption, stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { printJson } from "../core/output.ts";
@@ -47,7 +47,7 @@ async function checkpoint(root: string, args: RecapArgs): Promise<string | null>
   }
 }
 
-export default defineCommand({
+const command = defineCommand({
   meta: { name: COMMAND, description: "Rebuild the post-compaction checkpoint from recorded events" },
   args: {
     dir: { type: "positional", required: false, description: "Where the project root walk starts (default: cwd)" },
@@ -76,3 +76,6 @@ export default defineCommand({
     process.exitCode = 0;
   },
 });
+
+/** Widened for the lazy command table of cli.ts: citty's typed args are not assignable to ArgsDef. */
+export default command as CommandDef;
