@@ -39,7 +39,9 @@ export type WorkflowState = v.InferOutput<typeof WorkflowStateSchema>;
 export function parseWorkflowState(source: string | null): WorkflowState | null {
   if (source === null) return null;
   try {
-    const parsed = v.safeParse(WorkflowStateSchema, JSON.parse(source));
+    const value: unknown = JSON.parse(source);
+    if (Array.isArray(value)) return null;
+    const parsed = v.safeParse(WorkflowStateSchema, value);
     return parsed.success ? parsed.output : null;
   } catch {
     return null;
