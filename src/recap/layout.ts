@@ -139,8 +139,8 @@ export function checkpointLines(input: CheckpointInput): { lines: Line[]; withhe
       NOTES_HEADING,
       clean.list(facts.notes, (note) => {
         const type = clean.item(note.type);
-        const message = clean.item(note.message);
-        return type === null ? null : `[${type}]${message ? ` ${message}` : ""}`;
+        const message = type === null ? null : clean.item(note.message);
+        return type === null || message === null ? null : `[${type}] ${message}`;
       }, 3),
     ),
     ...messageLine(facts, clean),
