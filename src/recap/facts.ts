@@ -4,10 +4,9 @@
  * window W; what the summary lost (files, last message) over the span P since the previous
  * compaction. Items come back raw: the layout sanitizes them (withheld items are dropped before caps).
  */
-import * as v from "valibot";
 import { canonicalAgent } from "../core/agent.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
-import type { EventRow, RecapRows } from "./rows.ts";
+import { BOOKKEEPING, HOOKS_MARK, type EventRow, type RecapRows } from "./rows.ts";
 
 export type PlanStatus = "completed" | "in_progress" | "pending";
 export type PlanItem = { content: string; status: PlanStatus };
@@ -30,32 +29,29 @@ export type Facts = {
   lastMessage: string | null;
 };
 
-const str = v.fallback(v.optional(v.string()), undefined);
-const int = v.fallback(v.optional(v.nullable(v.pipe(v.number(), v.integer()))), undefined);
-const bool = v.fallback(v.optional(v.boolean()), undefined);
+/*
+ * Payload readers. Recorded payloads are untrusted JSON: every field is read with its type checked
+ * and anything else counts as absent. Plain functions rather than schemas because this runs on up to
+ * a few hundred rows on a hook's critical path, where a schema library's first use costs more.
+ */
+function text(payload: JsonObject | null, key: string): string | undefined {
+  const value = payload?.[key];
+  return typeof value === "string" ? value : undefined;
+}
 
-const ArtifactPayload = v.looseObject({ file: str });
-const StepPayload = v.looseObject({ command: str, outcome: str, exit_code: int, test_runner: bool, summary: str });
-const TodoItem = v.looseObject({ content: str, step: str, title: str, status: str });
-const PlanPayload = v.looseObject({
-  tool: str,
-  todos: v.fallback(v.optional(v.array(v.unknown())), undefined),
-  done: int,
-  total: int,
-});
-const ActivationPayload = v.looseObject({ agent: str });
-const MessagePayload = v.looseObject({ text: str });
+function integer(payload: JsonObject | null, key: string): number | undefined {
+  const value = payload?.[key];
+  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
+}
+
+function objectItems(payload: JsonObject | null, key: string): JsonObject[] {
+  const value = payload?.[key];
+  if (!Array.isArray(value)) return [];
+  return value.filter((item): item is JsonObject => item !== null && typeof item === "object" && !Array.isArray(item));
+}
 
 const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
 const AGENT_ID = /^[a-z0-9][a-z0-9-]*$/;
-
-/** Session bookkeeping, never a continuity note. */
-const NOT_NOTES: ReadonlySet<string> = new Set([
-  "session_started", "session_ended", "session_closed", "agent_done", "compaction", "start", "update", "finished",
-]);
-
-/** Cheap pre-check before parsing: any JSON spelling of the pair matches this. */
-const HOOKS_MARK = /"written_by"\s*:\s*"hooks:emit"/;
 
 /** A row's payload, parsed at most once however many facts look at it. */
 class RowPayload {
@@ -67,13 +63,8 @@ class RowPayload {
     return this.#parsed;
   }
 
-  as<TSchema extends v.GenericSchema>(schema: TSchema): v.InferOutput<TSchema> | null {
-    const object = this.object;
-    return object ? v.parse(schema, object) : null;
-  }
-
   get writtenByHooks(): boolean {
-    return this.row.payload_json !== null && HOOKS_MARK.test(this.row.payload_json) && this.object?.written_by === "hooks:emit";
+    return this.row.payload_json?.includes(HOOKS_MARK) === true;
   }
 }
 
@@ -82,8 +73,9 @@ export function normalizeCommand(command: string): string {
 }
 
 /** The command of a `step_done` row: the payload, else its `$ <command>` message. */
-function stepCommand(row: EventRow, payload: v.InferOutput<typeof StepPayload> | null): string {
-  if (payload?.command) return normalizeCommand(payload.command);
+function stepCommand(row: EventRow, payload: JsonObject | null): string {
+  const command = text(payload, "command");
+  if (command) return normalizeCommand(command);
   return row.message.startsWith("$ ") ? normalizeCommand(row.message.slice(2)) : "";
 }
 
@@ -98,15 +90,15 @@ export function planStatus(status: string | undefined): PlanStatus {
   return "pending";
 }
 
-export function planFromPayload(payload: v.InferOutput<typeof PlanPayload>): Plan {
+/** Items of `todos` (TodoWrite `content`, update_plan `step`, else `title`) and the done/total counts. */
+export function planFromPayload(payload: JsonObject): Plan {
   const items: PlanItem[] = [];
-  for (const raw of payload.todos ?? []) {
-    const item = v.parse(TodoItem, raw !== null && typeof raw === "object" ? raw : {});
-    const content = item.content ?? item.step ?? item.title;
-    if (content !== undefined) items.push({ content, status: planStatus(item.status) });
+  for (const item of objectItems(payload, "todos")) {
+    const content = text(item, "content") ?? text(item, "step") ?? text(item, "title");
+    if (content !== undefined) items.push({ content, status: planStatus(text(item, "status")) });
   }
-  const done = payload.done ?? items.filter((item) => item.status === "completed").length;
-  const total = payload.total ?? items.length;
+  const done = integer(payload, "done") ?? items.filter((item) => item.status === "completed").length;
+  const total = integer(payload, "total") ?? items.length;
   return { done, total, items };
 }
 
@@ -126,7 +118,7 @@ function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "
     switch (row.event_type) {
       case "agent_activated":
         if (!agentSeen) {
-          const agent = canonicalAgent(payload.as(ActivationPayload)?.agent ?? "");
+          const agent = canonicalAgent(text(payload.object, "agent") ?? "");
           if (AGENT_ID.test(agent)) {
             activatedAgent = agent;
             agentSeen = true;
@@ -134,26 +126,28 @@ function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "
         }
         break;
       case "step_done": {
-        const step = payload.as(StepPayload);
-        if (!conclusive(step?.outcome)) break;
+        const step = payload.object;
+        const outcome = text(step, "outcome");
+        if (!conclusive(outcome)) break;
         const command = stepCommand(row, step);
         if (!command) break;
-        if (!lastTest && step.test_runner === true) {
-          lastTest = { outcome: step.outcome, command, summary: step.summary?.trim() || null };
+        if (!lastTest && step?.test_runner === true) {
+          lastTest = { outcome, command, summary: text(step, "summary")?.trim() || null };
         }
         if (decided.has(command)) break;
         decided.add(command);
-        if (step.outcome === "failed") failing.push({ command, exitCode: step.exit_code ?? null });
+        if (outcome === "failed") failing.push({ command, exitCode: integer(step, "exit_code") ?? null });
         break;
       }
       case "note":
         if (!plan) {
-          const note = payload.as(PlanPayload);
-          if (note?.tool && PLAN_TOOLS.has(note.tool)) plan = planFromPayload(note);
+          const note = payload.object;
+          const tool = text(note, "tool");
+          if (note && tool && PLAN_TOOLS.has(tool)) plan = planFromPayload(note);
         }
         break;
     }
-    if (notes.length < 3 && !NOT_NOTES.has(row.event_type) && !payload.writtenByHooks) {
+    if (notes.length < 3 && !BOOKKEEPING.has(row.event_type) && !payload.writtenByHooks) {
       notes.push({ type: row.event_type, message: row.message });
     }
   }
@@ -169,14 +163,14 @@ function spanFacts(window: readonly EventRow[], boundary: number): Pick<Facts, "
     const row = window[i] as EventRow;
     if (row.id <= boundary) break;
     if (row.event_type === "artifact") {
-      const file = new RowPayload(row).as(ArtifactPayload)?.file;
+      const file = text(new RowPayload(row).object, "file");
       if (file && !seen.has(file)) {
         seen.add(file);
         files.push(file);
       }
     } else if (row.event_type === "agent_message" && lastMessage === null) {
-      const text = new RowPayload(row).as(MessagePayload)?.text ?? row.message;
-      if (text.trim()) lastMessage = text;
+      const message = text(new RowPayload(row).object, "text") ?? row.message;
+      if (message.trim()) lastMessage = message;
     }
   }
   return { files, lastMessage };

@@ -7,7 +7,7 @@ import { deriveFacts } from "./facts.ts";
 import { renderCheckpoint } from "./layout.ts";
 import { findAgentSessionRun } from "./legacy-run.ts";
 import { nextStepFor } from "./next-step.ts";
-import { anyHarnessSession, harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
+import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
 
 export type RecapRequest = {
   root: string;
@@ -33,7 +33,7 @@ export function selectRows(db: Database, request: RecapRequest): RecapRows | nul
   if (request.session) return harnessSessionRows(db, request.session);
   if (request.payloadSession) {
     const rows = harnessSessionRows(db, request.payloadSession);
-    if (rows || anyHarnessSession(db)) return rows;
+    if (rows || latestHarnessSession(db) !== null) return rows;
   } else {
     const latest = latestHarnessSession(db);
     if (latest) return harnessSessionRows(db, latest);
@@ -45,7 +45,7 @@ export function selectRows(db: Database, request: RecapRequest): RecapRows | nul
 /** The checkpoint text, or null when nothing was recorded for the session. */
 export function buildCheckpoint(db: Database, request: RecapRequest): string | null {
   const rows = selectRows(db, request);
-  if (!rows || rows.window.length === 0) return null;
+  if (!rows) return null;
   const facts = deriveFacts(rows);
   const agent = facts.activatedAgent ?? request.agent;
   const files = new ContextFiles(request.root);

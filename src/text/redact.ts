@@ -53,9 +53,17 @@ function applyRules(text: string, rules: readonly Rule[]): string {
   return out;
 }
 
+/**
+ * Every rule above needs one of these in the text (`=` or `:` for key/value, assignment, auth,
+ * `user:pass` and URL rules; `-p` for mysql/sshpass; the literal prefixes of the token shapes), so
+ * text without any of them is returned as is without running the rules: most recorded items are
+ * plain paths. Keep it in step with the rules.
+ */
+const MAY_HOLD_SECRET = /[=:]|-p|[prs]k[-_]|gh[pousr]_|github_pat_|glpat-|xox[baprs]-|AKIA|AIza|-----BEGIN|Bearer|Basic/;
+
 /** Replaces every supported secret shape with `[REDACTED]`. Pure; safe on any string. */
 export function redactSecrets(text: string): string {
-  if (!text) return text;
+  if (!text || !MAY_HOLD_SECRET.test(text)) return text;
   return applyRules(applyRules(applyRules(text, SHAPE_RULES), COMMAND_RULES), ASSIGNMENT_RULES);
 }
 

@@ -9,7 +9,7 @@ export type Sanitized = { kind: "kept"; text: string } | { kind: "withheld" } | 
 
 /** Step 1: `<!-- … -->` across lines; an unterminated `<!--` takes the rest of the item with it. */
 export function removeHtmlComments(text: string): string {
-  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
+  return text.includes("<!--") ? text.replace(/<!--[\s\S]*?(?:-->|$)/g, "") : text;
 }
 
 /**
@@ -44,8 +44,11 @@ const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   /\b(?:ai|assistant|llm|language model)\s*[,:]\s*(?:you|please|ignore|do)\b/i,
 ];
 
+/** A word every pattern above needs: text without any of them skips the patterns. */
+const INSTRUCTION_WORDS = /ignore|disregard|forget|override|you are|from now on|henceforth|system|developer|jailbreak|assistant|<\||do not|don't|never|instructions|\bai\b|llm|language model/i;
+
 export function readsAsInstruction(collapsed: string): boolean {
-  return INSTRUCTION_PATTERNS.some((pattern) => pattern.test(collapsed));
+  return INSTRUCTION_WORDS.test(collapsed) && INSTRUCTION_PATTERNS.some((pattern) => pattern.test(collapsed));
 }
 
 /**
@@ -53,6 +56,7 @@ export function readsAsInstruction(collapsed: string): boolean {
  * closes it `›`, so `</system-reminder>` can no longer close or open a harness block. `a > b` stays.
  */
 export function neutralizeTags(text: string): string {
+  if (!text.includes("<")) return text;
   return text.replace(/<([/!?]?[A-Za-z][^<>]*)(>?)/g, (_match, body: string, close: string) => `‹${body}${close ? "›" : ""}`);
 }
 

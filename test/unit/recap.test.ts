@@ -15,7 +15,7 @@ import {
   type CheckpointInput,
 } from "../../src/recap/layout.ts";
 import { expectedArtifacts, workflowStage } from "../../src/recap/next-step.ts";
-import { compactionBoundary, mergeWindow, sessionSpan, type EventRow } from "../../src/recap/rows.ts";
+import { boundaryFrom, type EventRow } from "../../src/recap/rows.ts";
 import { passesGate } from "../../src/recap/recap.ts";
 import type { Facts } from "../../src/recap/facts.ts";
 
@@ -48,30 +48,11 @@ describe("recap gate (5.2)", () => {
   });
 });
 
-describe("recap windows (5.4)", () => {
+describe("recap boundary (5.4)", () => {
   test("B is the second-to-last compaction marker, else 0", () => {
-    const rows = [row("artifact", null), row("compaction", null), row("artifact", null), row("compaction", null), row("artifact", null)];
-    expect(compactionBoundary(rows)).toBe(rows[1]!.id);
-    expect(compactionBoundary(rows.slice(0, 3))).toBe(0);
-    expect(compactionBoundary([])).toBe(0);
-  });
-
-  test("R is the run of the newest row; unlabelled rows count from the session's first row in R or B", () => {
-    const a = row("artifact", null, { run_key: "old" });
-    const b = row("artifact", null, { run_key: "new" });
-    const c = row("artifact", null, { run_key: "new" });
-    expect(sessionSpan([a, b, c])).toEqual({ runKey: "new", boundary: 0, unlabelledAfter: b.id - 1 });
-    const m1 = row("compaction", null, { run_key: "new" });
-    const m2 = row("compaction", null, { run_key: "new" });
-    expect(sessionSpan([a, b, m1, c, m2])).toEqual({ runKey: "new", boundary: m1.id, unlabelledAfter: m1.id });
-    expect(sessionSpan([])).toBeNull();
-  });
-
-  test("W merges labelled and unlabelled rows by id", () => {
-    const a = row("artifact", null);
-    const b = row("artifact", null, { harness_session_id: null });
-    const c = row("artifact", null);
-    expect(mergeWindow([a, c], [b]).map((r) => r.id)).toEqual([a.id, b.id, c.id]);
+    expect(boundaryFrom([30, 20, 10])).toBe(20);
+    expect(boundaryFrom([30])).toBe(0);
+    expect(boundaryFrom([])).toBe(0);
   });
 });
 
