@@ -7,6 +7,7 @@ import { readHookPayload } from "../core/stdin.ts";
 import { recapOutput } from "../recap/envelope.ts";
 
 const COMMAND = "hooks:recap";
+const MMAP_BYTES = 64 * 1024 * 1024;
 
 type RecapArgs = { dir?: string; agent?: string; source?: string; when?: string; session?: string; json?: boolean };
 
@@ -35,6 +36,8 @@ async function checkpoint(root: string, args: RecapArgs): Promise<string | null>
   const store = openStore(root, { mustExist: true });
   if (!store) return null;
   try {
+    // A recap reads a few hundred pages once: mapping them spares copying each into the page cache.
+    store.db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
     return buildCheckpoint(store.db, {
       root,
       agent: agentOption(args.agent),

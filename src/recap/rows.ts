@@ -55,10 +55,8 @@ export function latestHarnessSession(db: Database): string | null {
   return row?.id ?? null;
 }
 
-/** B = id of the second-to-last marker (the last one is the compaction that just happened), else 0. */
-export function boundaryFrom(markerIdsNewestFirst: readonly number[]): number {
-  return markerIdsNewestFirst[1] ?? 0;
-}
+/* B (spec 5.4) = id of the second-to-last compaction marker (the last one is the compaction that just
+ * happened; the one before it bounds what the summary lost), else 0: `LIMIT 1 OFFSET 1` below. */
 
 /** The window W as a SQL condition on `execution_events e`, and the parameters it binds. */
 type WindowSource = { where: string; params: Record<string, string | number> };
@@ -68,73 +66,102 @@ type WindowSource = { where: string; params: Record<string, string | number> };
  * after max(B, first id of the session in R − 1).
  */
 function sessionWindow(db: Database, session: string): { source: WindowSource; boundary: number } | null {
-  const newest = db
-    .query(`SELECT e.id, e.run_key FROM execution_events e WHERE e.harness_session_id = ? AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 1`)
-    .get(session) as { id: number; run_key: string } | null;
-  if (!newest) return null;
-  const first = db
-    .query("SELECT MIN(e.id) AS id FROM execution_events e WHERE e.harness_session_id = ? AND e.run_key = ?")
-    .get(session, newest.run_key) as { id: number };
-  const markers = db
-    .query(`SELECT e.id FROM execution_events e WHERE e.harness_session_id = ? AND e.event_type = 'compaction' AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 2`)
-    .all(session) as Array<{ id: number }>;
-  const boundary = boundaryFrom(markers.map((marker) => marker.id));
+  const span = db
+    .query(
+      `WITH newest AS (
+         SELECT e.run_key FROM execution_events e WHERE e.harness_session_id = $session AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 1)
+       SELECT newest.run_key AS run,
+         (SELECT MIN(e.id) FROM execution_events e WHERE e.harness_session_id = $session AND e.run_key = newest.run_key) AS first,
+         (SELECT e.id FROM execution_events e WHERE e.harness_session_id = $session AND e.event_type = 'compaction' AND ${LIVE_RUN}
+          ORDER BY e.id DESC LIMIT 1 OFFSET 1) AS boundary
+       FROM newest`,
+    )
+    .get({ $session: session }) as { run: string; first: number; boundary: number | null } | null;
+  if (!span) return null;
+  const boundary = span.boundary ?? 0;
   return {
     boundary,
     source: {
       where: `(e.harness_session_id = $session AND ${LIVE_RUN}) OR (e.run_key = $run AND e.harness_session_id IS NULL AND e.id > $after)`,
-      params: { $session: session, $run: newest.run_key, $after: Math.max(boundary, first.id - 1) },
+      params: { $session: session, $run: span.run, $after: Math.max(boundary, span.first - 1) },
     },
   };
 }
 
 /** Legacy mode: W = P = the rows of run R after its own previous compaction. */
 function legacyWindow(db: Database, runKey: string): { source: WindowSource; boundary: number } {
-  const markers = db
-    .query("SELECT id FROM execution_events WHERE run_key = ? AND event_type = 'compaction' ORDER BY id DESC LIMIT 2")
-    .all(runKey) as Array<{ id: number }>;
-  const boundary = boundaryFrom(markers.map((marker) => marker.id));
+  const marker = db
+    .query("SELECT id FROM execution_events WHERE run_key = ? AND event_type = 'compaction' ORDER BY id DESC LIMIT 1 OFFSET 1")
+    .get(runKey) as { id: number } | null;
+  const boundary = marker?.id ?? 0;
   return { boundary, source: { where: "e.run_key = $run AND e.id > $after", params: { $run: runKey, $after: boundary } } };
 }
 
+/** What a scanned row can be a candidate for (computed in SQL, see `scanWindow`). */
+const enum Kind {
+  Other = 0,
+  Step = 1,
+  SpanArtifact = 2,
+  Activation = 3,
+  SpanMessage = 4,
+  PlanNote = 5,
+}
+
 /**
- * One row of the narrow scan: id, event type, written by hooks (0/1), grouping key (the payload text
- * of `step_done` and `artifact` rows, else null), plan note (0/1).
+ * One row of the narrow scan: id, kind, continuity-note candidate (not bookkeeping, not written by
+ * hooks: 0/1), grouping key. The key of a step is its payload from `"command":` on, of an artifact
+ * its payload from `"file":` on: never shared by two different commands or files, and short.
  */
-export type ScanRow = [id: number, type: string, hooks: number, key: string | null, plan: number];
+export type ScanRow = [id: number, kind: number, note: number, key: string | null];
 
 /** The ids of the candidate rows (see the module comment), newest first. */
-export function pickCandidates(scan: readonly ScanRow[], boundary: number): number[] {
+export function pickCandidates(scan: readonly ScanRow[]): number[] {
   const picked: number[] = [];
-  const groups = new Set<string>();
+  const steps = new Set<string | number>();
+  const artifacts = new Set<string | number>();
   let activations = 0;
   let messages = 0;
   let notes = 0;
   let plan = false;
   for (let i = scan.length - 1; i >= 0; i--) {
-    const [id, type, hooks, key, planNote] = scan[i] as ScanRow;
+    const [id, kind, note, key] = scan[i] as ScanRow;
     let take = false;
-    if (type === "step_done" || (type === "artifact" && id > boundary)) {
-      const group = `${type}\u0000${key ?? id}`;
+    if (kind === Kind.Step || kind === Kind.SpanArtifact) {
+      const groups = kind === Kind.Step ? steps : artifacts;
+      const group = key ?? id;
       take = !groups.has(group);
       groups.add(group);
-    } else if (type === "agent_activated") take = activations++ < ACTIVATIONS_READ;
-    else if (type === "agent_message" && id > boundary) take = messages++ < MESSAGES_READ;
-    else if (type === "note" && planNote === 1 && !plan) take = plan = true;
-    const note = notes < 3 && hooks === 0 && !BOOKKEEPING.has(type);
-    if (note) notes++;
-    if (take || note) picked.push(id);
+    } else if (kind === Kind.Activation) take = activations++ < ACTIVATIONS_READ;
+    else if (kind === Kind.SpanMessage) take = messages++ < MESSAGES_READ;
+    else if (kind === Kind.PlanNote && !plan) take = plan = true;
+    const noteCandidate = note === 1 && notes < 3;
+    if (noteCandidate) notes++;
+    if (take || noteCandidate) picked.push(id);
   }
   return picked;
 }
 
 function scanWindow(db: Database, source: WindowSource, boundary: number): ScanRow[] {
+  const bookkeeping = NOT_NOTES.map((type) => `'${type}'`).join(", ");
+  const stepText = "COALESCE(e.payload_json, e.message)";
   return db
     .query(
-      `SELECT e.id, e.event_type, instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0,
-         CASE WHEN e.event_type = 'step_done' OR (e.event_type = 'artifact' AND e.id > $boundary) THEN COALESCE(e.payload_json, e.message) END,
-         e.event_type = 'note' AND (instr(e.payload_json, '"tool":"TodoWrite"') > 0 OR instr(e.payload_json, '"tool":"update_plan"') > 0)
-       FROM execution_events e WHERE ${source.where} ORDER BY e.id`,
+      `SELECT id, kind, note, grp FROM (SELECT e.id AS id,
+         CASE e.event_type
+           WHEN 'step_done' THEN ${Kind.Step}
+           WHEN 'artifact' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanArtifact} ELSE ${Kind.Other} END
+           WHEN 'agent_activated' THEN ${Kind.Activation}
+           WHEN 'agent_message' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanMessage} ELSE ${Kind.Other} END
+           WHEN 'note' THEN CASE WHEN instr(e.payload_json, '"tool":"TodoWrite"') > 0 OR instr(e.payload_json, '"tool":"update_plan"') > 0
+             THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
+           ELSE ${Kind.Other} END AS kind,
+         e.event_type NOT IN (${bookkeeping}) AND instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') = 0 AS note,
+         CASE
+           WHEN e.event_type = 'step_done' THEN substr(${stepText}, instr(${stepText}, '"command":'))
+           WHEN e.event_type = 'artifact' AND e.id > $boundary THEN substr(e.payload_json, instr(e.payload_json, '"file":'))
+         END AS grp
+       FROM execution_events e WHERE ${source.where})
+       WHERE kind > 0 OR note = 1 ORDER BY id`,
     )
     .values({ ...source.params, $boundary: boundary } as Record<string, string | number>) as ScanRow[];
 }
@@ -149,7 +176,7 @@ function fetchRows(db: Database, ids: readonly number[]): EventRow[] {
 function windowRows(db: Database, window: { source: WindowSource; boundary: number }): RecapRows | null {
   const scan = scanWindow(db, window.source, window.boundary);
   if (scan.length === 0) return null;
-  return { window: fetchRows(db, pickCandidates(scan, window.boundary)), boundary: window.boundary };
+  return { window: fetchRows(db, pickCandidates(scan)), boundary: window.boundary };
 }
 
 /** Spec 5.4 for one harness session; null when the session recorded nothing. */

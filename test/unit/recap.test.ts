@@ -15,7 +15,7 @@ import {
   type CheckpointInput,
 } from "../../src/recap/layout.ts";
 import { expectedArtifacts, workflowStage } from "../../src/recap/next-step.ts";
-import { boundaryFrom, type EventRow } from "../../src/recap/rows.ts";
+import { pickCandidates, type EventRow, type ScanRow } from "../../src/recap/rows.ts";
 import { passesGate } from "../../src/recap/recap.ts";
 import type { Facts } from "../../src/recap/facts.ts";
 
@@ -48,11 +48,33 @@ describe("recap gate (5.2)", () => {
   });
 });
 
-describe("recap boundary (5.4)", () => {
-  test("B is the second-to-last compaction marker, else 0", () => {
-    expect(boundaryFrom([30, 20, 10])).toBe(20);
-    expect(boundaryFrom([30])).toBe(0);
-    expect(boundaryFrom([])).toBe(0);
+describe("recap candidate picks (5.4)", () => {
+  test("newest row per step/artifact group, capped activations and messages, newest plan note, 3 note candidates", () => {
+    // [id, kind, note, group]: kinds 1 step, 2 span artifact, 3 activation, 4 span message, 5 plan note.
+    const scan: ScanRow[] = [
+      [1, 1, 0, '"command":"a"'],
+      [2, 1, 0, '"command":"b"'],
+      [3, 1, 0, '"command":"a"'],
+      [4, 2, 0, '"file":"x"'],
+      [5, 2, 0, null],
+      [6, 2, 0, '"file":"x"'],
+      [7, 5, 0, null],
+      [8, 5, 0, null],
+      [9, 0, 1, null],
+      [10, 0, 1, null],
+      [11, 3, 0, null],
+      [12, 0, 1, null],
+      [13, 0, 1, null],
+      [14, 4, 0, null],
+    ];
+    expect(pickCandidates(scan).sort((a, b) => a - b)).toEqual([2, 3, 5, 6, 8, 10, 11, 12, 13, 14]);
+  });
+
+  test("activations and messages are capped, newest first", () => {
+    const scan: ScanRow[] = Array.from({ length: 40 }, (_, i) => [i + 1, i % 2 === 0 ? 3 : 4, 0, null] as ScanRow);
+    const picked = pickCandidates(scan);
+    expect(picked.filter((id) => id % 2 === 1).length).toBe(16);
+    expect(picked.filter((id) => id % 2 === 0)).toEqual([40, 38, 36, 34, 32, 30, 28, 26]);
   });
 });
 
