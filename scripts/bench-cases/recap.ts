@@ -25,35 +25,41 @@ function record(db: Database, runKey: string, eventType: string, message: string
   });
 }
 
-/** The i-th event of a realistic mix: mostly edits and commands, some plans and messages. */
+/**
+ * The i-th event of a realistic mix per 20 events: 8 edits, 7 commands (lint and tests, a quarter
+ * failing), 2 plan updates, 2 turn-end messages, 1 sub-task; a runtime note every 200 events, a
+ * handoff to @qa and back, and compactions at 700 and 1,400 (the current one is the last event).
+ */
 function recordEvent(db: Database, runKey: string, i: number): void {
-  const kind = i % 10;
+  const slot = i % 20;
   if (i === 700 || i === 1400) record(db, runKey, "compaction", "Compaction (auto)", { trigger: "auto" });
-  else if (kind < 4) {
+  else if (i === 1 || i === 1200) record(db, runKey, "agent_activated", "Agent activated: @dev", { agent: "dev", via: "prompt" });
+  else if (i === 1000) record(db, runKey, "agent_activated", "Agent activated: @qa", { agent: "qa", via: "skill" });
+  else if (i % 200 === 99) record(db, runKey, "task_blocked", `Waiting on review ${i}`, { refs: [] }, null);
+  else if (slot < 8) {
     const file = `src/feature-${i % 60}/module-${i % 7}.ts`;
     record(db, runKey, "artifact", `Edit: ${file}`, { tool: "Edit", file });
-  } else if (kind < 7) {
-    const command = i % 3 === 0 ? `npm test -- --filter=suite-${i % 9}` : `npm run lint -- src/feature-${i % 60}`;
+  } else if (slot < 15) {
+    const test = slot % 3 === 0;
+    const command = test ? `npm test -- --filter=suite-${i % 9}` : `npm run lint -- src/feature-${i % 60}`;
     const failed = i % 4 === 0;
     record(db, runKey, "step_done", `$ ${command}`, {
       tool: "Bash",
       command,
       outcome: failed ? "failed" : "passed",
       exit_code: failed ? 1 : 0,
-      test_runner: command.startsWith("npm test"),
-      ...(command.startsWith("npm test") ? { summary: failed ? "Tests: 1 failed, 41 passed" : "Tests: 42 passed" } : {}),
+      test_runner: test,
+      ...(test ? { summary: failed ? "Tests: 1 failed, 41 passed" : "Tests: 42 passed" } : {}),
     });
-  } else if (kind === 7) {
+  } else if (slot < 17) {
     const todos = Array.from({ length: 8 }, (_, n) => ({ content: `Step ${n + 1} of the plan (${i})`, status: n < (i % 8) ? "completed" : "pending" }));
     const done = todos.filter((todo) => todo.status === "completed").length;
     record(db, runKey, "note", "Task list updated", { tool: "TodoWrite", todos, done, total: 8, summary: `Tasks: ${done} of 8 done` });
-  } else if (kind === 8) {
+  } else if (slot < 19) {
     const text = `Turn ${i}: updated the feature modules and re-ran the suite; ${i % 4 === 0 ? "one test still fails" : "all green"}.`;
     record(db, runKey, "agent_message", text.slice(0, 200), { text });
-  } else if (i % 100 === 9) {
-    record(db, runKey, "task_blocked", `Waiting on review ${i}`, { refs: [] }, null);
   } else {
-    record(db, runKey, "agent_activated", "Agent activated: @dev", { agent: "dev", via: "prompt" });
+    record(db, runKey, "note", `Explore feature ${i % 60}`, { tool: "Task", subagent_type: "general-purpose" });
   }
 }
 

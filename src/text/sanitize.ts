@@ -60,8 +60,19 @@ export function neutralizeTags(text: string): string {
   return text.replace(/<([/!?]?[A-Za-z][^<>]*)(>?)/g, (_match, body: string, close: string) => `‹${body}${close ? "›" : ""}`);
 }
 
+/**
+ * Printable ASCII without spaces or `<`: steps 1–3 and 6 cannot change such an item (no comment,
+ * hidden character, whitespace or tag can be spelled with it), so only redaction and the
+ * instruction check run. Most recorded items — paths — take this path.
+ */
+const VISIBLE_ASCII = /^[!-;=-~]+$/;
+
 /** Steps 1–6 on one recorded item. `empty` when nothing visible is left. */
 export function sanitizeItem(raw: string): Sanitized {
+  if (VISIBLE_ASCII.test(raw)) {
+    const redacted = redactSecrets(raw);
+    return readsAsInstruction(redacted) ? { kind: "withheld" } : { kind: "kept", text: redacted };
+  }
   const collapsed = collapseWhitespace(removeHiddenCharacters(removeHtmlComments(raw)));
   const redacted = redactSecrets(collapsed);
   if (readsAsInstruction(redacted)) return { kind: "withheld" };
