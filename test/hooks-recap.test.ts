@@ -213,6 +213,20 @@ describe("hooks:recap checkpoint content", () => {
     expect(text).not.toContain("src/first.ts");
   });
 
+  test("a row inserted without its run's source still counts when its run is live", () => {
+    const project = seeded((r) => {
+      r.write("S", "src/normal.ts");
+      r.db
+        .query(
+          `INSERT INTO execution_events (run_key, event_type, message, payload_json, sequence_no, created_at, harness_session_id)
+           VALUES (?, 'artifact', 'Write: src/raw.ts', '{"file":"src/raw.ts"}', 99, '2026-01-01T00:00:00.000Z', 'S')`,
+        )
+        .run(r.runKey);
+      r.compact("S");
+    });
+    expect(contextOf(project, "S")).toContain("- src/raw.ts\n- src/normal.ts");
+  });
+
   test("52: OpenCode gets {additionalContext} without the envelope", () => {
     const project = seeded((r) => qaSession(r, "ses_abc"));
     const run = recap(project, ["--source=opencode", "--when=always", "--session=ses_abc", "--json"]);

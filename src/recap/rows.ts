@@ -44,7 +44,13 @@ const ACTIVATIONS_READ = 16;
 /** Newest messages read to find a non-blank one (hooks:emit never records a blank message). */
 const MESSAGES_READ = 8;
 
-const LIVE_RUN = "EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')";
+/**
+ * A row of a `source='live'` run. Every run event copies its run's source into the row (spec 2.5
+ * appendRunEvent) and a run's source never changes, so the row's own column answers without a
+ * lookup per row; only a row written without it asks the run. Standalone rows (no run) are excluded.
+ */
+const LIVE_RUN = `e.run_key IS NOT NULL AND (e.source = 'live'
+  OR (e.source IS NULL AND EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')))`;
 const COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
 
 /** The harness session that recorded last in a `source='live'` run (spec 5.3 third choice). */
