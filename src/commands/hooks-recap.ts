@@ -21,7 +21,8 @@ function option(value: unknown): string | null {
 function payloadSession(payload: Record<string, unknown> | null): string | null {
   for (const key of ["session_id", "sessionId", "sessionID"]) {
     const value = payload?.[key];
-    if (typeof value === "string" && value.trim()) return value.trim();
+    // Kept exactly as the harness sent it: hooks:emit records the same string.
+    if (typeof value === "string" && value.trim()) return value;
   }
   return null;
 }

@@ -6,10 +6,10 @@
  * rows; only they are read in full and handed to `deriveFacts`, which stays one pure function over
  * rows. The candidates are a superset of every row a fact can come from:
  *
- * - the newest `step_done` per distinct payload (so the newest conclusive row of every command,
- *   and the newest conclusive test-runner row, are among them);
+ * - the newest `step_done` per grouping key (see `ScanRow`), so the newest conclusive row of every
+ *   command, and the newest conclusive test-runner row, are among them;
  * - the newest `agent_activated` rows, the newest plan note, the newest 3 continuity candidates;
- * - in the span P: the newest `artifact` per distinct payload and the newest `agent_message` rows.
+ * - in the span P: the newest `artifact` per grouping key and the newest `agent_message` rows.
  */
 import type { Database } from "bun:sqlite";
 
@@ -61,15 +61,14 @@ export function latestHarnessSession(db: Database): string | null {
   return row?.id ?? null;
 }
 
-/* B (spec 5.4) = id of the second-to-last compaction marker (the last one is the compaction that just
- * happened; the one before it bounds what the summary lost), else 0: `LIMIT 1 OFFSET 1` below. */
-
 /** The window W as a SQL condition on `execution_events e`, and the parameters it binds. */
 type WindowSource = { where: string; params: Record<string, string | number> };
 
 /**
- * Session mode: the session's rows in live runs, plus the rows of its run R without a session id
- * after max(B, first id of the session in R − 1).
+ * Session mode: the session's rows in live runs, plus the rows of its run R (the run of its newest
+ * row) without a session id after max(B, first id of the session in R − 1). B is the id of the
+ * second-to-last compaction marker (the last one is the compaction that just happened; the one
+ * before it bounds what the summary lost), else 0.
  */
 function sessionWindow(db: Database, session: string): { source: WindowSource; boundary: number } | null {
   const span = db
