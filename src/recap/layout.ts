@@ -56,12 +56,16 @@ class Sanitizer {
     return result.kind === "kept" ? result.text : null;
   }
 
-  /** Sanitizes every item, drops withheld/empty ones, then applies the cap. */
-  list<T>(items: readonly T[], render: (item: T) => string | null, max: number): string[] {
+  /**
+   * Sanitizes every item, drops withheld/empty ones, then applies the cap. `distinct` also drops an
+   * item that sanitizes to a line already kept (two recorded paths that differ only by a hidden
+   * character are one file to the reader).
+   */
+  list<T>(items: readonly T[], render: (item: T) => string | null, max: number, distinct = false): string[] {
     const kept: string[] = [];
     for (const item of items) {
       const text = render(item);
-      if (text !== null && kept.length < max) kept.push(text);
+      if (text !== null && kept.length < max && !(distinct && kept.includes(text))) kept.push(text);
     }
     return kept;
   }
@@ -125,13 +129,13 @@ export function checkpointLines(input: CheckpointInput): { lines: Line[]; withhe
     line(`Agent: @${agent}`),
     ...(feature ? [line(`Feature: ${feature}`)] : []),
     ...nextStepLines(input.nextStep, agent, clean, feature),
-    ...section(FILES_HEADING, clean.list(facts.files, (file) => clean.item(file), FILES_MAX)),
+    ...section(FILES_HEADING, clean.list(facts.files, (file) => clean.item(file), FILES_MAX, true)),
     ...section(
       FAILING_HEADING,
       clean.list(facts.failing, (failing) => {
         const command = clean.item(failing.command);
         return command === null ? null : `$ ${command}${failing.exitCode === null ? "" : ` (exit ${failing.exitCode})`}`;
-      }, FAILING_MAX),
+      }, FAILING_MAX, true),
     ),
     ...lastTestLine(facts, clean),
     ...planLines(facts, clean),

@@ -287,6 +287,11 @@ describe("recap layout (5.7)", () => {
     expect(lines.find((line) => line.text.startsWith("Last test"))?.text).toBe("Last test result: passed — $ npm test");
   });
 
+  test("files that differ only by hidden characters are listed once", () => {
+    const { lines } = checkpointLines(input({ files: ["src/a.ts", "src/a\u200B.ts", "src/<!-- x -->a.ts", "src/b.ts"] }));
+    expect(lines.filter((line) => line.text.startsWith("- ")).map((line) => line.text)).toEqual(["- src/a.ts", "- src/b.ts"]);
+  });
+
   test("item lines are capped at 240, the last message at 600 characters of text", () => {
     const { lines } = checkpointLines(input({ files: ["p".repeat(5000)], lastMessage: "m".repeat(5000) }));
     const file = lines.find((line) => line.text.startsWith("- p"));
