@@ -26,8 +26,8 @@ function record(db: Database, runKey: string, eventType: string, message: string
 }
 
 /**
- * The i-th event of a realistic mix per 20 events: 8 edits, 7 commands (lint and tests, a quarter
- * failing), 2 plan updates, 2 turn-end messages, 1 sub-task; a runtime note every 200 events, a
+ * The i-th event of a realistic mix per 20 events: 8 edits (40 files in all), 7 commands (lint and
+ * tests, a quarter failing), 2 plan updates, 2 turn-end messages, 1 sub-task; a runtime note every 200 events, a
  * handoff to @qa and back, and compactions at 700 and 1,400 (the current one is the last event).
  */
 function recordEvent(db: Database, runKey: string, i: number): void {
@@ -37,11 +37,11 @@ function recordEvent(db: Database, runKey: string, i: number): void {
   else if (i === 1000) record(db, runKey, "agent_activated", "Agent activated: @qa", { agent: "qa", via: "skill" });
   else if (i % 200 === 99) record(db, runKey, "task_blocked", `Waiting on review ${i}`, { refs: [] }, null);
   else if (slot < 8) {
-    const file = `src/feature-${i % 60}/module-${i % 7}.ts`;
+    const file = `src/feature-${i % 10}/module-${(i >> 3) % 4}.ts`;
     record(db, runKey, "artifact", `Edit: ${file}`, { tool: "Edit", file });
   } else if (slot < 15) {
     const test = slot % 3 === 0;
-    const command = test ? `npm test -- --filter=suite-${i % 9}` : `npm run lint -- src/feature-${i % 60}`;
+    const command = test ? `npm test -- --filter=suite-${i % 9}` : `npm run lint -- src/feature-${i % 10}`;
     const failed = i % 4 === 0;
     record(db, runKey, "step_done", `$ ${command}`, {
       tool: "Bash",
@@ -59,7 +59,7 @@ function recordEvent(db: Database, runKey: string, i: number): void {
     const text = `Turn ${i}: updated the feature modules and re-ran the suite; ${i % 4 === 0 ? "one test still fails" : "all green"}.`;
     record(db, runKey, "agent_message", text.slice(0, 200), { text });
   } else {
-    record(db, runKey, "note", `Explore feature ${i % 60}`, { tool: "Task", subagent_type: "general-purpose" });
+    record(db, runKey, "note", `Explore feature ${i % 10}`, { tool: "Task", subagent_type: "general-purpose" });
   }
 }
 
