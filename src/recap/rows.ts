@@ -129,7 +129,12 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
   let notes = 0;
   let plan = false;
   for (let i = scan.length - 1; i >= 0; i--) {
-    const [id, kind, note, key] = scan[i] as ScanRow;
+    // Indexed reads, not destructuring: this loop runs cold over every row of a long session.
+    const row = scan[i] as ScanRow;
+    const id = row[0];
+    const kind = row[1];
+    const note = row[2];
+    const key = row[3];
     let take = false;
     if (kind === Kind.Step || kind === Kind.SpanArtifact) {
       const groups = kind === Kind.Step ? steps : artifacts;
