@@ -39,7 +39,7 @@ async function checkpoint(root: string, args: RecapArgs): Promise<string | null>
   try {
     // A recap reads a few hundred pages once: mapping them spares copying each into the page cache.
     store.db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
-    return buildCheckpoint(store.db, {
+    return await buildCheckpoint(store.db, {
       root,
       agent: agentOption(args.agent),
       session: option(args.session),

@@ -5,7 +5,6 @@ import type { Database } from "bun:sqlite";
 import { ContextFiles, activeFeature } from "./context-files.ts";
 import { deriveFacts } from "./facts.ts";
 import { renderCheckpoint } from "./layout.ts";
-import { findAgentSessionRun } from "./legacy-run.ts";
 import { nextStepFor } from "./next-step.ts";
 import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
 
@@ -29,7 +28,7 @@ export function passesGate({ when, payload }: Gate): boolean {
 }
 
 /** Spec 5.3–5.4: the rows of the chosen harness session, or of the legacy run. */
-export function selectRows(db: Database, request: RecapRequest): RecapRows | null {
+export async function selectRows(db: Database, request: RecapRequest): Promise<RecapRows | null> {
   if (request.session) return harnessSessionRows(db, request.session);
   if (request.payloadSession) {
     const rows = harnessSessionRows(db, request.payloadSession);
@@ -38,13 +37,15 @@ export function selectRows(db: Database, request: RecapRequest): RecapRows | nul
     const latest = latestHarnessSession(db);
     if (latest) return harnessSessionRows(db, latest);
   }
+  // Only stores that predate harness session ids get here: the session model is loaded on demand.
+  const { findAgentSessionRun } = await import("./legacy-run.ts");
   const run = findAgentSessionRun(db, request.root, request.agent, request.liveSessionEnv);
   return run ? legacyRunRows(db, run.run_key) : null;
 }
 
 /** The checkpoint text, or null when nothing was recorded for the session. */
-export function buildCheckpoint(db: Database, request: RecapRequest): string | null {
-  const rows = selectRows(db, request);
+export async function buildCheckpoint(db: Database, request: RecapRequest): Promise<string | null> {
+  const rows = await selectRows(db, request);
   if (!rows) return null;
   const facts = deriveFacts(rows);
   const agent = facts.activatedAgent ?? request.agent;
