@@ -114,9 +114,10 @@ function planLines(facts: Facts, clean: Sanitizer): Line[] {
   return [line(`Plan: Tasks: ${plan.done} of ${plan.total} done`), ...items.map((item) => line(`- ${item}`))];
 }
 
+/** The message is the fact of spec 5.5 (≤ 600 characters); its line is capped like every item line. */
 function messageLine(facts: Facts, clean: Sanitizer): Line[] {
   const text = clean.item(facts.lastMessage);
-  return text ? [{ text: `Last agent message (its own claim, unverified): ${capText(text, MESSAGE_MAX)}` }] : [];
+  return text ? [line(`Last agent message (its own claim, unverified): ${capText(text, MESSAGE_MAX)}`)] : [];
 }
 
 /** Every candidate line in usefulness order, and how many items were withheld. */
