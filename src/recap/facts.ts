@@ -4,7 +4,7 @@
  * window W; what the summary lost (files, last message) over the span P since the previous
  * compaction. Items come back raw: the layout sanitizes them (withheld items are dropped before caps).
  */
-import { canonicalAgent } from "../core/agent.ts";
+import { agentOption } from "../core/agent.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
 import { BOOKKEEPING, HOOKS_MARK, type EventRow, type RecapRows } from "./rows.ts";
 
@@ -51,7 +51,6 @@ function objectItems(payload: JsonObject | null, key: string): JsonObject[] {
 }
 
 const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
-const AGENT_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A row's payload, parsed at most once however many facts look at it. */
 class RowPayload {
@@ -118,8 +117,9 @@ function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "
     switch (row.event_type) {
       case "agent_activated":
         if (!agentSeen) {
-          const agent = canonicalAgent(text(payload.object, "agent") ?? "");
-          if (AGENT_ID.test(agent)) {
+          // The same validation as an `--agent` value: a corrupt id falls back to an older activation.
+          const agent = agentOption(text(payload.object, "agent"), "");
+          if (agent) {
             activatedAgent = agent;
             agentSeen = true;
           }
