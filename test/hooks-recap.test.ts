@@ -351,6 +351,24 @@ describe("hooks:recap checkpoint content", () => {
     expect(recap(project, ["--json", "--agent=qa"], COMPACT("S")).json).toEqual({});
   });
 
+  test("legacy mode finds the one live:start session, unless the hook runs with AIOSON_LIVE_SESSION=none", () => {
+    const project = tempProject();
+    const hooks = new HooksRecorder(project, "dev");
+    hooks.write(null, "src/hooks-run.ts");
+    hooks.close();
+    const live = new HooksRecorder(project, "qa");
+    live.liveStart();
+    live.write(null, "src/live-run.ts");
+    live.close();
+    const text = checkpointText(recap(project, ["--json"], COMPACT("S")).stdout, true);
+    expect(text).toContain("- src/live-run.ts");
+    expect(text).not.toContain("hooks-run");
+    const lane = runAioson(["hooks:recap", project, "--json"], { stdin: COMPACT("S"), env: { AIOSON_LIVE_SESSION: "none" } });
+    const laneText = checkpointText(lane.stdout, true);
+    expect(laneText).toContain("- src/hooks-run.ts");
+    expect(laneText).not.toContain("live-run");
+  });
+
   test("hooks adopted a live:start session: its rows are read", () => {
     const project = tempProject();
     const r = new HooksRecorder(project, "dev");
