@@ -28,9 +28,15 @@ export function withBusyRetry<T>(work: () => T): T {
   }
 }
 
+function userVersion(db: Database): number {
+  return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
 function migrate(db: Database): void {
+  // A current store needs no write lock: readers (hooks:recap) never wait behind a writer here.
+  if (userVersion(db) === SCHEMA_VERSION) return;
   db.transaction(() => {
-    const current = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    const current = userVersion(db);
     if (current === SCHEMA_VERSION) return;
     db.exec(SCHEMA_SQL);
     for (const { table, column, type } of ADDED_COLUMNS) {

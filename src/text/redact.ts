@@ -27,7 +27,7 @@ const SHAPE_RULES: readonly Rule[] = [
 ];
 
 const COMMAND_RULES: readonly Rule[] = [
-  [/\b(mysql|mariadb|mysqldump|mysqladmin)\b([^\n|;&]*?\s)-p(?!\s|$)(\S+)/g, (_m, tool, mid) => `${tool}${mid}-p${REDACTED}`],
+  [/\b(mysql|mariadb|mysqldump|mysqladmin)\b([^\n|;&]*?\s)-p(?!\s|$)(?:"[^"]*"|'[^']*'|\S+)/g, (_m, tool, mid) => `${tool}${mid}-p${REDACTED}`],
   [/--password=(?:"[^"]*"|'[^']*'|\S+)/g, `--password=${REDACTED}`],
   [/\bsshpass\s+-p\s*(?:"[^"]*"|'[^']*'|\S+)/g, `sshpass -p ${REDACTED}`],
   [/(\bcurl\b[^\n|;&]*?\s(?:-u|--user)\s+)(["']?)([^:\s"']+):(?:[^\s"']+)\2/g, (_m, head, quote, user) => `${head}${quote}${user}:${REDACTED}${quote}`],
@@ -53,9 +53,19 @@ function applyRules(text: string, rules: readonly Rule[]): string {
   return out;
 }
 
+/**
+ * Every rule above needs one of these in the text (case folded): a secret key or variable name
+ * (`pass`, `pwd`, `secret`, `token`, `api_key`, `access_key`, `private_key`, `auth`), `curl` for
+ * `-u user:pass`, `://` for URL credentials, `-p` for mysql/sshpass, or a token shape's literal
+ * prefix. Text without any of them is returned as is without running the rules: most recorded
+ * items are plain paths and commands. Keep it in step with the rules.
+ */
+const MAY_HOLD_SECRET =
+  /pass|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth|curl|:\/\/|-p|[prs]k[-_]|gh[pousr]_|github_pat_|glpat-|xox[baprs]-|akia|aiza|-----begin|bearer|basic/i;
+
 /** Replaces every supported secret shape with `[REDACTED]`. Pure; safe on any string. */
 export function redactSecrets(text: string): string {
-  if (!text) return text;
+  if (!text || !MAY_HOLD_SECRET.test(text)) return text;
   return applyRules(applyRules(applyRules(text, SHAPE_RULES), COMMAND_RULES), ASSIGNMENT_RULES);
 }
 

@@ -1,0 +1,54 @@
+/**
+ * hooks:recap (spec 5): gate, harness session, rows, facts, text. Reads the store only.
+ */
+import type { Database } from "bun:sqlite";
+import { ContextFiles, activeFeature } from "./context-files.ts";
+import { deriveFacts } from "./facts.ts";
+import { renderCheckpoint } from "./layout.ts";
+import { nextStepFor } from "./next-step.ts";
+import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
+
+export type RecapRequest = {
+  root: string;
+  /** Install agent (already normalized): fallback "Agent" line and legacy run lookup. */
+  agent: string;
+  /** `--session`: an explicit harness session never falls back to another one. */
+  session: string | null;
+  /** `session_id` of the SessionStart payload. */
+  payloadSession: string | null;
+  /** `AIOSON_LIVE_SESSION`, for the legacy run lookup. */
+  liveSessionEnv: string | undefined;
+};
+
+export type Gate = { when: string; payload: Record<string, unknown> | null };
+
+/** Spec 5.2: `--when=always` rebuilds on demand; anything else only after a compact SessionStart. */
+export function passesGate({ when, payload }: Gate): boolean {
+  return when === "always" || payload?.source === "compact";
+}
+
+/** Spec 5.3–5.4: the rows of the chosen harness session, or of the legacy run. */
+export async function selectRows(db: Database, request: RecapRequest): Promise<RecapRows | null> {
+  if (request.session) return harnessSessionRows(db, request.session);
+  if (request.payloadSession) {
+    const rows = harnessSessionRows(db, request.payloadSession);
+    if (rows || latestHarnessSession(db) !== null) return rows;
+  } else {
+    const latest = latestHarnessSession(db);
+    if (latest) return harnessSessionRows(db, latest);
+  }
+  // Only stores that predate harness session ids get here: the session model is loaded on demand.
+  const { findAgentSessionRun } = await import("./legacy-run.ts");
+  const run = findAgentSessionRun(db, request.root, request.agent, request.liveSessionEnv);
+  return run ? legacyRunRows(db, run.run_key) : null;
+}
+
+/** The checkpoint text, or null when nothing was recorded for the session. */
+export async function buildCheckpoint(db: Database, request: RecapRequest): Promise<string | null> {
+  const rows = await selectRows(db, request);
+  if (!rows) return null;
+  const facts = deriveFacts(rows);
+  const agent = facts.activatedAgent ?? request.agent;
+  const files = new ContextFiles(request.root);
+  return renderCheckpoint({ agent, feature: activeFeature(files), nextStep: nextStepFor(agent, files), facts });
+}

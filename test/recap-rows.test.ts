@@ -1,0 +1,100 @@
+/**
+ * The SQL of src/recap/rows.ts hands deriveFacts only the rows that can change a fact. This checks
+ * that the reduction is exact: on seeded stores, the facts from the candidate rows equal the facts
+ * from every row of the window W computed naively from spec 5.4.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { deriveFacts } from "../src/recap/facts.ts";
+import { harnessSessionRows, type EventRow } from "../src/recap/rows.ts";
+import { cleanupTemp, tempProject } from "./helpers.ts";
+import { HooksRecorder } from "./recap-helpers.ts";
+
+afterAll(cleanupTemp);
+
+const COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
+
+/** Spec 5.4 W, read the slow obvious way. */
+function fullWindow(db: Database, session: string): { window: EventRow[]; boundary: number } {
+  const rowsS = db
+    .query(`SELECT ${COLUMNS} FROM execution_events e JOIN agent_runs r ON r.run_key = e.run_key WHERE e.harness_session_id = ? AND r.source = 'live' ORDER BY e.id`)
+    .all(session) as EventRow[];
+  const runKey = rowsS.at(-1)?.run_key as string;
+  const markers = rowsS.filter((row) => row.event_type === "compaction").map((row) => row.id);
+  const boundary = markers.length >= 2 ? (markers.at(-2) as number) : 0;
+  const first = rowsS.find((row) => row.run_key === runKey)?.id as number;
+  const unlabelled = db
+    .query(`SELECT ${COLUMNS} FROM execution_events e WHERE e.run_key = ? AND e.harness_session_id IS NULL AND e.id > ? ORDER BY e.id`)
+    .all(runKey, Math.max(boundary, first - 1)) as EventRow[];
+  return { window: [...rowsS, ...unlabelled].sort((a, b) => a.id - b.id), boundary };
+}
+
+/** A deterministic pseudo-random session mixing every event kind, two windows and unlabelled rows. */
+function seedMixedSession(project: string, seed: number): void {
+  let state = seed;
+  const next = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+  const r = new HooksRecorder(project, "dev");
+  try {
+    for (let i = 0; i < 400; i++) {
+      const sid = next(5) === 0 ? "OTHER" : next(9) === 0 ? null : "S";
+      switch (next(11)) {
+        case 0:
+        case 1:
+          r.write(sid, `src/f${next(25)}.ts`);
+          break;
+        case 2:
+        case 3: {
+          const command = ["npm test", "npm  test", "npm run lint", "go test ./...", "make", ""][next(6)] as string;
+          const outcome = (["passed", "failed", "unknown"] as const)[next(3)] as "passed" | "failed" | "unknown";
+          r.bash(sid, command, { outcome, exitCode: outcome === "failed" ? 1 + next(3) : outcome === "passed" ? 0 : null, testRunner: command.includes("test") });
+          break;
+        }
+        case 4:
+          r.plan(sid, [[`p${i}`, "completed"], [`q${i}`, ["pending", "in_progress"][next(2)] as string]], next(2) ? "TodoWrite" : "update_plan");
+          break;
+        case 5:
+          r.task(sid, `sub-task ${i}`);
+          break;
+        case 6:
+          r.activate(sid, ["qa", "dev", "planner", "../bad id"][next(4)] as string);
+          break;
+        case 7:
+          r.stop(sid, `message ${i}`);
+          break;
+        case 8:
+          if (next(4) === 0) r.compact(sid);
+          break;
+        case 9:
+          r.runtime(["note", "task_blocked", "milestone", "update"][next(4)] as string, `runtime ${i}`);
+          break;
+        default:
+          r.agentDone(sid);
+      }
+    }
+    r.write("S", "src/last.ts");
+  } finally {
+    r.close();
+  }
+}
+
+describe("recap candidate rows", () => {
+  for (const seed of [1, 7, 42]) {
+    test(`seed ${seed}: facts from candidate rows equal facts from the whole window`, () => {
+      const project = tempProject();
+      seedMixedSession(project, seed);
+      const recorder = new HooksRecorder(project);
+      try {
+        const full = fullWindow(recorder.db, "S");
+        const candidates = harnessSessionRows(recorder.db, "S");
+        expect(candidates?.boundary).toBe(full.boundary);
+        expect(candidates?.window.length).toBeLessThan(full.window.length);
+        expect(deriveFacts(candidates as { window: EventRow[]; boundary: number })).toEqual(deriveFacts(full));
+      } finally {
+        recorder.close();
+      }
+    });
+  }
+});
