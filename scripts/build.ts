@@ -40,7 +40,8 @@ function outfileFor(name: TargetName | "host"): string {
   return join(dist, `aioson-${name}${name.startsWith("windows") ? ".exe" : ""}`);
 }
 
-export function compile(name: TargetName | "host", flags: BuildFlags, outfile = outfileFor(name)): string {
+/** Compiles `entry` (default: the CLI) for one target; the benchmark builds its floor program with the same flags. */
+export function compile(name: TargetName | "host", flags: BuildFlags, outfile = outfileFor(name), entry = join(root, "src", "cli.ts")): string {
   const args = [
     "build",
     "--compile",
@@ -52,7 +53,7 @@ export function compile(name: TargetName | "host", flags: BuildFlags, outfile = 
     ...(flags.minify ? ["--minify"] : []),
     ...(flags.bytecode ? ["--bytecode", "--format=esm"] : []),
     ...(name === "host" ? [] : [`--target=${TARGETS[name]}`]),
-    join(root, "src", "cli.ts"),
+    entry,
     `--outfile=${outfile}`,
   ];
   const result = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
