@@ -300,7 +300,7 @@ function countEvents(project: string, type: string): number | null {
   }
 }
 
-/** `--build-flags`: `--version` startup for the four --minify/--bytecode builds, each with its own floor. */
+/** `--build-flags`: the built-in cases and the floor for each of the four --minify/--bytecode builds, interleaved. */
 async function buildFlagsMatrix(options: Options): Promise<void> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const subjects: Subject[] = [subject("/bin/true", ["/bin/true"])];
@@ -310,9 +310,13 @@ async function buildFlagsMatrix(options: Options): Promise<void> {
       const label = [minify ? "minify" : "", bytecode ? "bytecode" : ""].filter(Boolean).join("+") || "plain";
       const binary = compile("host", flags, join(BENCH_DIR, `aioson-${label}`));
       const floor = compile("host", flags, join(BENCH_DIR, `floor-${label}`), join(import.meta.dir, "bench-floor.ts"));
-      subjects.push(subject(`aioson --version (${label})`, [binary, "--version"]), subject(`floor (${label})`, [floor]));
+      console.log(`${label.padEnd(16)} aioson ${(Bun.file(binary).size / 2 ** 20).toFixed(1)} MiB, floor ${(Bun.file(floor).size / 2 ** 20).toFixed(1)} MiB`);
+      subjects.push(subject(`floor (${label})`, [floor], { stdinFile: stdinFile("{}") }));
+      for (const benchCase of BUILT_IN) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
     }
   }
+  // A comparison, not a verdict: no targets in this table.
+  for (const s of subjects) delete s.maxRatio;
   section(`build flags: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
   warm(subjects, options.warmup);
   timeRoundRobin(subjects, options.runs);
