@@ -51,7 +51,7 @@ function parseOptions(argv: readonly string[]): Options {
     concurrency: !argv.includes("--no-concurrency"),
     build: !argv.includes("--no-build"),
     buildFlags: argv.includes("--build-flags"),
-    flags: { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode") },
+    flags: { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode"), splitting: !argv.includes("--no-splitting") },
   };
 }
 
@@ -246,6 +246,10 @@ function build(options: Options): { binary: string; floor: string } {
   return { binary, floor };
 }
 
+function flagLabel(flags: BuildFlags): string {
+  return [flags.minify ? "minify" : "", flags.bytecode ? "bytecode" : "", flags.splitting ? "splitting" : ""].filter(Boolean).join("+") || "plain";
+}
+
 function section(title: string): void {
   console.log(`\n== ${title}`);
 }
@@ -304,16 +308,24 @@ function countEvents(project: string, type: string): number | null {
 async function buildFlagsMatrix(options: Options): Promise<void> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const subjects: Subject[] = [subject("/bin/true", ["/bin/true"])];
-  for (const minify of [false, true]) {
-    for (const bytecode of [false, true]) {
-      const flags = { minify, bytecode };
-      const label = [minify ? "minify" : "", bytecode ? "bytecode" : ""].filter(Boolean).join("+") || "plain";
-      const binary = compile("host", flags, join(BENCH_DIR, `aioson-${label}`));
+  const matrix: BuildFlags[] = [
+    { minify: false, bytecode: false, splitting: false },
+    { minify: true, bytecode: false, splitting: false },
+    { minify: false, bytecode: true, splitting: false },
+    { minify: true, bytecode: true, splitting: false },
+    { minify: false, bytecode: true, splitting: true },
+    { minify: true, bytecode: true, splitting: true },
+  ];
+  for (const flags of matrix) {
+    const label = flagLabel(flags);
+    const binary = compile("host", flags, join(BENCH_DIR, `aioson-${label}`));
+    console.log(`${label.padEnd(26)} aioson ${(Bun.file(binary).size / 2 ** 20).toFixed(1)} MiB`);
+    // The floor has no dynamic import: splitting cannot change it.
+    if (!flags.splitting) {
       const floor = compile("host", flags, join(BENCH_DIR, `floor-${label}`), join(import.meta.dir, "bench-floor.ts"));
-      console.log(`${label.padEnd(16)} aioson ${(Bun.file(binary).size / 2 ** 20).toFixed(1)} MiB, floor ${(Bun.file(floor).size / 2 ** 20).toFixed(1)} MiB`);
       subjects.push(subject(`floor (${label})`, [floor], { stdinFile: stdinFile("{}") }));
-      for (const benchCase of BUILT_IN) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
     }
+    for (const benchCase of BUILT_IN) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
   }
   // A comparison, not a verdict: no targets in this table.
   for (const s of subjects) delete s.maxRatio;
@@ -330,8 +342,7 @@ async function main(): Promise<void> {
   console.log(`bench: Bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, ${process.platform}-${process.arch}`);
   if (options.buildFlags) return buildFlagsMatrix(options);
 
-  const flagText = [options.flags.minify ? "--minify" : "", options.flags.bytecode ? "--bytecode" : ""].filter(Boolean).join(" ") || "no flags";
-  section(`build (${flagText})`);
+  section(`build (${flagLabel(options.flags)})`);
   const { binary, floor } = build(options);
   console.log(`aioson: ${binary}\nfloor:  ${floor}`);
 

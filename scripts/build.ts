@@ -3,7 +3,7 @@
  *   bun scripts/build.ts            host binary at dist/aioson (dist/aioson.exe on Windows)
  *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS
  *   bun scripts/build.ts --target=linux-arm64 [--target=...]   chosen targets only
- *   --no-bytecode / --no-minify     compare startup costs (see README "Build flags")
+ *   --no-bytecode / --no-minify / --no-splitting     compare startup costs (see README "Build flags")
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,7 +33,11 @@ function commitId(): string {
   return dirty.stdout.toString().trim() ? `${sha}-dirty` : sha;
 }
 
-export type BuildFlags = { minify: boolean; bytecode: boolean };
+/**
+ * Startup-relevant bundler flags (README "Build flags" has the figures). `splitting` puts each lazily imported
+ * command in its own embedded chunk, so a hook parses only the code of the command it runs.
+ */
+export type BuildFlags = { minify: boolean; bytecode: boolean; splitting: boolean };
 
 function outfileFor(name: TargetName | "host"): string {
   if (name === "host") return join(dist, process.platform === "win32" ? "aioson.exe" : "aioson");
@@ -51,7 +55,9 @@ export function compile(name: TargetName | "host", flags: BuildFlags, outfile = 
     "--no-compile-autoload-package-json",
     `--define=AIOSON_COMMIT=${JSON.stringify(commitId())}`,
     ...(flags.minify ? ["--minify"] : []),
-    ...(flags.bytecode ? ["--bytecode", "--format=esm"] : []),
+    ...(flags.bytecode ? ["--bytecode"] : []),
+    ...(flags.splitting ? ["--splitting"] : []),
+    "--format=esm",
     ...(name === "host" ? [] : [`--target=${TARGETS[name]}`]),
     entry,
     `--outfile=${outfile}`,
@@ -76,7 +82,11 @@ function parseTargets(argv: readonly string[]): Array<TargetName | "host"> {
 
 function main(): void {
   const argv = process.argv.slice(2);
-  const flags: BuildFlags = { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode") };
+  const flags: BuildFlags = {
+    minify: !argv.includes("--no-minify"),
+    bytecode: !argv.includes("--no-bytecode"),
+    splitting: !argv.includes("--no-splitting"),
+  };
   const targets = parseTargets(argv);
   mkdirSync(dist, { recursive: true });
   const built: string[] = [];
