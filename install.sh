@@ -277,8 +277,12 @@ main() {
   STAGED="$install_dir/.aioson.new.$$"
   cp "$WORK/$target" "$STAGED" || die "cannot write into $install_dir."
   chmod 755 "$STAGED"
-  version=$("$STAGED" --version 2>&1) || die "the verified binary does not run on this machine: refusing to install it." \
-    "$target said: $version" "(an x64 CPU without AVX2, or a libc other than the one detected, can cause this)"
+  if ! version=$("$STAGED" --version 2>&1); then
+    hint="(an x64 CPU without AVX2, or a libc other than the one detected, can cause this)"
+    # Bun's musl builds link libstdc++ dynamically; Alpine does not install it by default.
+    if [ -n "$suffix" ]; then hint="on Alpine and other musl systems install the C++ runtime first: apk add libstdc++ libgcc"; fi
+    die "the verified binary does not run on this machine: refusing to install it." "$target said: $version" "$hint"
+  fi
   case "$version" in
     "aioson "*) ;;
     *) die "the verified binary did not identify itself as aioson: refusing to install it." "it said: $version" ;;

@@ -187,6 +187,19 @@ describe("install.sh", () => {
     expect(entries(bin)).toEqual([]);
   });
 
+  test("a verified binary that does not run here is refused", async () => {
+    const dist = tempDir("aioson-dist-");
+    writeFileSync(join(dist, TARGET), "#!/bin/sh\necho 'cannot execute: wrong libc' >&2\nexit 126\n");
+    chmodSync(join(dist, TARGET), 0o755);
+    writeFileSync(join(dist, "SHA256SUMS"), `${sha256(join(dist, TARGET))}  ${TARGET}\n`);
+    const bin = join(tempDir(), "bin");
+    const run = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_DIST: dist, AIOSON_INSTALL_DIR: bin });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain("the verified binary does not run on this machine: refusing to install it");
+    expect(run.err).toContain("cannot execute: wrong libc");
+    expect(entries(bin)).toEqual([]);
+  });
+
   test("an unsupported operating system or CPU is a clear error", async () => {
     const bin = join(tempDir(), "bin");
     const bsd = shimDir({ uname: `case "$1" in -s) echo FreeBSD ;; *) echo amd64 ;; esac` });
