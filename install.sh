@@ -278,7 +278,7 @@ main() {
   cp "$WORK/$target" "$STAGED" || die "cannot write into $install_dir."
   chmod 755 "$STAGED"
   if ! version=$("$STAGED" --version 2>&1); then
-    hint="(an x64 CPU without AVX2, or a libc other than the one detected, can cause this)"
+    hint="(a libc other than the one detected, or an x64 CPU without SSE4.2, can cause this)"
     # Bun's musl builds link libstdc++ dynamically; Alpine does not install it by default.
     if [ -n "$suffix" ]; then hint="on Alpine and other musl systems install the C++ runtime first: apk add libstdc++ libgcc"; fi
     die "the verified binary does not run on this machine: refusing to install it." "$target said: $version" "$hint"
