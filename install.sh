@@ -148,10 +148,10 @@ build_from_checkout() {
     "Install Node.js (which brings npm), or point AIOSON_DIST at a folder of built binaries."
   if [ ! -d "$checkout/node_modules" ]; then
     say "Installing build dependencies (npm ci)..."
-    (cd "$checkout" && npm ci --no-audit --no-fund) || die "npm ci failed in $checkout (see the output above)."
+    (cd "$checkout" && npm_config_update_notifier=false npm ci --no-audit --no-fund) || die "npm ci failed in $checkout (see the output above)."
   fi
   say "Building aioson for this machine (npm run build)..."
-  (cd "$checkout" && npm run build) || die "npm run build failed in $checkout (see the output above)."
+  (cd "$checkout" && npm_config_update_notifier=false npm run build) || die "npm run build failed in $checkout (see the output above)."
   [ -x "$binary" ] || die "the build finished but $binary is missing."
 }
 
