@@ -187,7 +187,7 @@ show_demo() {
       status) set -- runtime:status "$demo" ;;
     esac
     say "\$ aioson $*"
-    if ! "$TARGET_FILE" "$@"; then
+    if ! "$TARGET_FILE" "$@" </dev/null; then
       ok=0
       break
     fi
@@ -277,7 +277,8 @@ main() {
   STAGED="$install_dir/.aioson.new.$$"
   cp "$WORK/$target" "$STAGED" || die "cannot write into $install_dir."
   chmod 755 "$STAGED"
-  if ! version=$("$STAGED" --version 2>&1); then
+  # Children never read stdin: under `curl | sh` it is the rest of this script.
+  if ! version=$("$STAGED" --version 2>&1 </dev/null); then
     hint="(a libc other than the one detected, or an x64 CPU without SSE4.2, can cause this)"
     # Bun's musl builds link libstdc++ dynamically; Alpine does not install it by default.
     if [ -n "$suffix" ]; then hint="on Alpine and other musl systems install the C++ runtime first: apk add libstdc++ libgcc"; fi

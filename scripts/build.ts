@@ -1,12 +1,13 @@
 /**
  * Compiles the CLI into standalone binaries.
  *   bun scripts/build.ts            host binary at dist/aioson (dist/aioson.exe on Windows)
- *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS
+ *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS, and
+ *                                   install.sh / install.ps1 beside them: dist/ is then a complete release folder
  *   bun scripts/build.ts --target=linux-arm64 [--target=...]   chosen targets only
  *   --no-bytecode / --no-minify / --no-splitting     compare startup costs (see README "Build flags")
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const TARGETS = {
@@ -100,6 +101,9 @@ function main(): void {
     const lines = built.map((file) => `${sha256(file)}  ${file.slice(dist.length + 1)}`);
     writeFileSync(join(dist, "SHA256SUMS"), `${lines.join("\n")}\n`);
     console.log(`wrote ${join(dist, "SHA256SUMS")}`);
+    // What `curl -fsSL <release>/install.sh | sh` fetches first.
+    for (const script of ["install.sh", "install.ps1"]) copyFileSync(join(root, script), join(dist, script));
+    console.log("copied install.sh and install.ps1");
   }
 }
 
