@@ -157,6 +157,8 @@ build_from_checkout() {
 
 # --- install --------------------------------------------------------------------------------------
 
+# The rc file is shown to the user as written (~/.bashrc), not expanded.
+# shellcheck disable=SC2088
 path_hint() {
   case "$(basename "${SHELL:-sh}")" in
     zsh) rc="~/.zshrc" ;;
@@ -320,4 +322,24 @@ main() {
   if [ "$demo" = 1 ]; then show_demo; fi
 }
 
-main "$@"
+case "${1:-}" in
+  "") ;;
+  -h | --help)
+    cat <<'USAGE'
+aioson installer
+
+  curl -fsSL <base-url>/install.sh | sh      download the binary for this machine
+  sh install.sh                              from a source checkout: build if needed, then install
+
+Environment (all optional):
+  AIOSON_INSTALL_DIR  where to put `aioson` (default: $HOME/.local/bin)
+  AIOSON_DIST         a local folder of built binaries + SHA256SUMS (`npm run build:all` output)
+  AIOSON_BASE_URL     a folder URL holding SHA256SUMS and aioson-<os>-<arch>[-musl] (default: GitHub releases)
+  AIOSON_VERSION      pin a release (e.g. 0.2.0); the installed binary must report this version
+  AIOSON_DEMO         1 = show aioson at work after installing, 0 = don't (default: 1 from a checkout)
+USAGE
+    exit 0 ;;
+  *) die "unknown argument '$1': install.sh takes no arguments (settings are environment variables; see --help)." ;;
+esac
+
+main

@@ -200,6 +200,17 @@ describe("install.sh", () => {
     expect(entries(bin)).toEqual([]);
   });
 
+  test("--help prints the usage; any other argument is refused before anything is done", async () => {
+    const bin = join(tempDir(), "bin");
+    const help = await sh(`sh ${join(good, "install.sh")} --help`, { AIOSON_DIST: good, AIOSON_INSTALL_DIR: bin });
+    expect(help.code).toBe(0);
+    for (const name of ["AIOSON_INSTALL_DIR", "AIOSON_DIST", "AIOSON_BASE_URL", "AIOSON_VERSION", "AIOSON_DEMO"]) expect(help.out).toContain(name);
+    const wrong = await sh(`sh ${join(good, "install.sh")} --prefix=/opt`, { AIOSON_DIST: good, AIOSON_INSTALL_DIR: bin });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain("unknown argument '--prefix=/opt'");
+    expect(existsSync(bin)).toBe(false);
+  });
+
   test("an unsupported operating system or CPU is a clear error", async () => {
     const bin = join(tempDir(), "bin");
     const bsd = shimDir({ uname: `case "$1" in -s) echo FreeBSD ;; *) echo amd64 ;; esac` });
