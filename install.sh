@@ -30,9 +30,12 @@ die() {
 
 WORK=""
 STAGED=""
+CREATED_DIR=""
 cleanup() {
   if [ -n "$STAGED" ]; then rm -f "$STAGED"; fi
   if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
+  # A failed first install takes back the (still empty) folder it made.
+  if [ -n "$CREATED_DIR" ]; then rmdir "$CREATED_DIR" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT
@@ -219,6 +222,7 @@ main() {
   TARGET_FILE="$install_dir/aioson"
 
   # Fail on an unwritable folder before spending time on a download or a build.
+  if [ ! -d "$install_dir" ]; then CREATED_DIR=$install_dir; fi
   mkdir -p "$install_dir" 2>/dev/null || die "cannot create the install folder $install_dir." \
     "Choose another one with AIOSON_INSTALL_DIR=/some/writable/bin"
   probe="$install_dir/.aioson-write-test.$$"
@@ -232,7 +236,7 @@ main() {
   WORK=$(mktemp -d 2>/dev/null || mktemp -d -t aioson-install) || die "cannot create a temporary folder."
   checkout=$(checkout_dir)
 
-  # Resolve the source: a verified candidate file ends up at $candidate.
+  # Fetch the candidate into $WORK/$target and the list it must match into $sums.
   if [ -n "${AIOSON_DIST:-}" ]; then
     [ -d "$AIOSON_DIST" ] || die "AIOSON_DIST=$AIOSON_DIST is not a folder."
     from="$AIOSON_DIST"
@@ -305,6 +309,7 @@ main() {
   else
     mv -f "$STAGED" "$TARGET_FILE" || die "cannot move the new binary into $TARGET_FILE."
     STAGED=""
+    CREATED_DIR=""
     say "Installed $version at $TARGET_FILE"
   fi
 

@@ -147,12 +147,12 @@ describe("install.sh", () => {
     expect(readFileSync(join(bin, "aioson"), "utf8")).toBe("#!/bin/sh\necho previous\n");
   });
 
-  test("a corrupted binary into a fresh folder leaves nothing installed", async () => {
+  test("a corrupted binary into a fresh folder leaves nothing behind, not even the folder", async () => {
     const bin = join(tempDir(), "bin");
     const run = await sh(`curl -fsSL ${base}/bad/install.sh | sh`, { AIOSON_BASE_URL: `${base}/bad`, AIOSON_INSTALL_DIR: bin });
     expect(run.code).toBe(1);
     expect(run.err).toContain("checksum mismatch");
-    expect(entries(bin)).toEqual([]);
+    expect(existsSync(bin)).toBe(false);
   });
 
   test("a download that fails is a clear error", async () => {
