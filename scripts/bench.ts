@@ -2,7 +2,7 @@
  * `npm run bench`: startup and write-path costs of the compiled binary against a floor, in one interleaved run.
  *
  *   bun scripts/bench.ts [--runs=40] [--warmup=3] [--filter=<text>] [--strict] [--no-concurrency] [--no-build]
- *   bun scripts/bench.ts --build-flags [--runs=40]     startup of `--version` for each --minify/--bytecode choice
+ *   bun scripts/bench.ts --build-flags [--runs=40]     the built-in cases for each --minify/--bytecode/--splitting build
  *
  * Builds dist/aioson (scripts/build.ts) and a floor program (scripts/bench-floor.ts: read stdin, print `{}`) with the
  * same flags, loads every scripts/bench-cases/*.ts, then runs each case, the floor and /bin/true round-robin in a
@@ -10,7 +10,7 @@
  * ratio of each median to the floor's. Peak RSS comes from a separate pass under GNU time: a child spawned by Bun
  * reports the *spawner's* RSS as its maxRSS (Linux keeps the high-water mark of the mm replaced at exec, and Bun
  * spawns with vfork), so `resourceUsage().maxRSS` would read ~25 MB for /bin/true.
- * Then the concurrency check: 8 and 32 writer processes at once, 400 `runtime:emit` events each, and the events
+ * Then the concurrency check: 400 `runtime:emit` events sent by 8, then 32, writer processes at once, and the events
  * found in the store. Missed targets are printed; with --strict they make the exit status 1.
  */
 import { Database } from "bun:sqlite";
@@ -55,7 +55,7 @@ function parseOptions(argv: readonly string[]): Options {
   };
 }
 
-/** One command line to time. `target` is the ratio to the floor median it must stay under (none for references). */
+/** One command line to time; references (floor, /bin/true) have no `maxRatio`/`maxRssMiB` target. */
 type Subject = {
   name: string;
   argv: string[];
