@@ -1,12 +1,13 @@
 /**
  * Compiles the CLI into standalone binaries.
  *   bun scripts/build.ts            host binary at dist/aioson (dist/aioson.exe on Windows)
- *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS
+ *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS, and
+ *                                   install.sh / install.ps1 beside them: dist/ is then a complete release folder
  *   bun scripts/build.ts --target=linux-arm64 [--target=...]   chosen targets only
- *   --no-bytecode / --no-minify     compare startup costs (see README "Build flags")
+ *   --no-bytecode / --no-minify / --no-splitting     compare startup costs (see README "Build flags")
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const TARGETS = {
@@ -33,14 +34,19 @@ function commitId(): string {
   return dirty.stdout.toString().trim() ? `${sha}-dirty` : sha;
 }
 
-export type BuildFlags = { minify: boolean; bytecode: boolean };
+/**
+ * Startup-relevant bundler flags (README "Build flags" has the figures). `splitting` puts each lazily imported
+ * command in its own embedded chunk, so a hook parses only the code of the command it runs.
+ */
+export type BuildFlags = { minify: boolean; bytecode: boolean; splitting: boolean };
 
 function outfileFor(name: TargetName | "host"): string {
   if (name === "host") return join(dist, process.platform === "win32" ? "aioson.exe" : "aioson");
   return join(dist, `aioson-${name}${name.startsWith("windows") ? ".exe" : ""}`);
 }
 
-export function compile(name: TargetName | "host", flags: BuildFlags, outfile = outfileFor(name)): string {
+/** Compiles `entry` (default: the CLI) for one target; the benchmark builds its floor program with the same flags. */
+export function compile(name: TargetName | "host", flags: BuildFlags, outfile = outfileFor(name), entry = join(root, "src", "cli.ts")): string {
   const args = [
     "build",
     "--compile",
@@ -50,9 +56,11 @@ export function compile(name: TargetName | "host", flags: BuildFlags, outfile = 
     "--no-compile-autoload-package-json",
     `--define=AIOSON_COMMIT=${JSON.stringify(commitId())}`,
     ...(flags.minify ? ["--minify"] : []),
-    ...(flags.bytecode ? ["--bytecode", "--format=esm"] : []),
+    ...(flags.bytecode ? ["--bytecode"] : []),
+    ...(flags.splitting ? ["--splitting"] : []),
+    "--format=esm",
     ...(name === "host" ? [] : [`--target=${TARGETS[name]}`]),
-    join(root, "src", "cli.ts"),
+    entry,
     `--outfile=${outfile}`,
   ];
   const result = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
@@ -75,7 +83,11 @@ function parseTargets(argv: readonly string[]): Array<TargetName | "host"> {
 
 function main(): void {
   const argv = process.argv.slice(2);
-  const flags: BuildFlags = { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode") };
+  const flags: BuildFlags = {
+    minify: !argv.includes("--no-minify"),
+    bytecode: !argv.includes("--no-bytecode"),
+    splitting: !argv.includes("--no-splitting"),
+  };
   const targets = parseTargets(argv);
   mkdirSync(dist, { recursive: true });
   const built: string[] = [];
@@ -89,6 +101,9 @@ function main(): void {
     const lines = built.map((file) => `${sha256(file)}  ${file.slice(dist.length + 1)}`);
     writeFileSync(join(dist, "SHA256SUMS"), `${lines.join("\n")}\n`);
     console.log(`wrote ${join(dist, "SHA256SUMS")}`);
+    // What `curl -fsSL <release>/install.sh | sh` fetches first.
+    for (const script of ["install.sh", "install.ps1"]) copyFileSync(join(root, script), join(dist, script));
+    console.log("copied install.sh and install.ps1");
   }
 }
 

@@ -16,4 +16,6 @@ export type BenchCase = {
   maxRatio: number;
   /** Optional target on peak resident memory, in MiB. */
   maxRssMiB?: number;
+  /** Extra environment for the runs (`{project}` is replaced); the process runs in the project directory. */
+  env?: Record<string, string>;
 };

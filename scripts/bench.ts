@@ -1,0 +1,376 @@
+/**
+ * `npm run bench`: startup and write-path costs of the compiled binary against a floor, in one interleaved run.
+ *
+ *   bun scripts/bench.ts [--runs=40] [--warmup=3] [--filter=<text>] [--strict] [--no-concurrency] [--no-build]
+ *   bun scripts/bench.ts --build-flags [--runs=40]     the built-in cases for each --minify/--bytecode/--splitting build
+ *
+ * Builds dist/aioson (scripts/build.ts) and a floor program (scripts/bench-floor.ts: read stdin, print `{}`) with the
+ * same flags, loads every scripts/bench-cases/*.ts, then runs each case, the floor and /bin/true round-robin in a
+ * shuffled order per round (stdin redirected from a file, stdout/stderr to /dev/null) and prints median, p95 and the
+ * ratio of each median to the floor's. Peak RSS comes from a separate pass under GNU time: a child spawned by Bun
+ * reports the *spawner's* RSS as its maxRSS (Linux keeps the high-water mark of the mm replaced at exec, and Bun
+ * spawns with vfork), so `resourceUsage().maxRSS` would read ~25 MB for /bin/true.
+ * Then the concurrency check: 400 `runtime:emit` events sent by 8, then 32, writer processes at once, and the events
+ * found in the store. Missed targets are printed; with --strict they make the exit status 1.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchCase } from "./bench-cases/types.ts";
+import { compile, type BuildFlags } from "./build.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const BENCH_DIR = join(ROOT, "dist", "bench");
+const TIME = "/usr/bin/time";
+
+type Options = {
+  runs: number;
+  warmup: number;
+  filter: string | null;
+  strict: boolean;
+  concurrency: boolean;
+  build: boolean;
+  buildFlags: boolean;
+  flags: BuildFlags;
+};
+
+function parseOptions(argv: readonly string[]): Options {
+  const value = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const count = (name: string, fallback: number): number => {
+    const raw = value(name);
+    const parsed = raw === undefined ? fallback : Number.parseInt(raw, 10);
+    if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`--${name} must be a positive integer (got ${raw})`);
+    return parsed;
+  };
+  return {
+    runs: count("runs", 40),
+    warmup: count("warmup", 3),
+    filter: value("filter") ?? null,
+    strict: argv.includes("--strict"),
+    concurrency: !argv.includes("--no-concurrency"),
+    build: !argv.includes("--no-build"),
+    buildFlags: argv.includes("--build-flags"),
+    flags: { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode"), splitting: !argv.includes("--no-splitting") },
+  };
+}
+
+/** One command line to time; references (floor, /bin/true) have no `maxRatio`/`maxRssMiB` target. */
+type Subject = {
+  name: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdinFile: string;
+  maxRatio?: number;
+  maxRssMiB?: number;
+  samples: number[];
+  rssKiB: number[];
+  error?: string;
+};
+
+const scratch = mkdtempSync(join(tmpdir(), "aioson-bench-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+let scratchCount = 0;
+
+function scratchPath(prefix: string): string {
+  return join(scratch, `${prefix}-${++scratchCount}`);
+}
+
+/** A project directory: `.aioson/config.md` marks it as a project root (spec 1.1). */
+function makeProject(): string {
+  const dir = scratchPath("project");
+  mkdirSync(join(dir, ".aioson"), { recursive: true });
+  writeFileSync(join(dir, ".aioson", "config.md"), "# bench project\n");
+  return dir;
+}
+
+const HOME = scratchPath("home");
+mkdirSync(HOME, { recursive: true });
+
+/** The developer's environment minus anything aioson or a harness would react to, with a scratch HOME. */
+function benchEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || key.startsWith("AIOSON_") || key.startsWith("CLAUDE_") || key === "CODEX_HOME") continue;
+    env[key] = value;
+  }
+  return { ...env, HOME, USERPROFILE: HOME, ...extra };
+}
+
+function stdinFile(text: string): string {
+  const path = scratchPath("stdin");
+  writeFileSync(path, text);
+  return path;
+}
+
+function subject(name: string, argv: string[], extra: Partial<Subject> = {}): Subject {
+  return { name, argv, cwd: scratch, env: benchEnv(), stdinFile: stdinFile(""), samples: [], rssKiB: [], ...extra };
+}
+
+async function caseSubject(binary: string, benchCase: BenchCase): Promise<Subject> {
+  const project = makeProject();
+  const fill = (text: string): string => text.replaceAll("{project}", project);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(benchCase.env ?? {})) env[key] = fill(value);
+  const made = subject(benchCase.name, [binary, ...benchCase.args.map(fill)], {
+    cwd: project,
+    env: benchEnv(env),
+    stdinFile: stdinFile(fill(benchCase.stdin ?? "")),
+    maxRatio: benchCase.maxRatio,
+    maxRssMiB: benchCase.maxRssMiB,
+  });
+  try {
+    await benchCase.setup?.(project, binary);
+  } catch (error) {
+    made.error = `setup failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return made;
+}
+
+function runOnce(s: Subject): { ms: number; code: number; stderr: string } {
+  const started = performance.now();
+  const result = Bun.spawnSync(s.argv, { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "pipe" });
+  const ms = performance.now() - started;
+  return { ms, code: result.exitCode ?? -1, stderr: result.stderr.toString() };
+}
+
+/** Warm-up runs; a case that does not exit 0 is reported, not timed. */
+function warm(subjects: readonly Subject[], warmup: number): void {
+  for (const s of subjects) {
+    for (let i = 0; i < warmup && !s.error; i++) {
+      const run = runOnce(s);
+      if (run.code !== 0) s.error = `exit ${run.code}: ${run.stderr.trim().split("\n")[0] ?? ""}`.slice(0, 200);
+    }
+  }
+}
+
+function shuffle<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+function timeRoundRobin(subjects: readonly Subject[], runs: number): void {
+  const live = subjects.filter((s) => !s.error);
+  for (let round = 0; round < runs; round++) {
+    for (const s of shuffle(live)) s.samples.push(runOnce(s).ms);
+  }
+}
+
+/** Peak RSS of a few runs, measured by GNU time (a small forking parent: see the header). */
+function measureRss(subjects: readonly Subject[], runs: number): boolean {
+  if (!existsSync(TIME)) return false;
+  const out = scratchPath("rss");
+  for (const s of subjects) {
+    if (s.error) continue;
+    for (let i = 0; i < runs; i++) {
+      Bun.spawnSync([TIME, "-f", "%M", "-o", out, ...s.argv], { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "ignore" });
+      const kib = Number.parseInt(readFileSync(out, "utf8").trim().split("\n").pop() ?? "", 10);
+      if (Number.isFinite(kib)) s.rssKiB.push(kib);
+    }
+  }
+  return true;
+}
+
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+type Verdict = "PASS" | "FAIL" | "";
+
+function verdict(s: Subject, floorMedian: number): Verdict {
+  if (s.error) return "FAIL";
+  if (s.maxRatio === undefined && s.maxRssMiB === undefined) return "";
+  const ratioOk = s.maxRatio === undefined || percentile(s.samples, 0.5) / floorMedian <= s.maxRatio;
+  const peak = s.rssKiB.length > 0 ? Math.max(...s.rssKiB) / 1024 : undefined;
+  const rssOk = s.maxRssMiB === undefined || (peak !== undefined && peak <= s.maxRssMiB);
+  return ratioOk && rssOk ? "PASS" : "FAIL";
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function report(subjects: readonly Subject[], floor: Subject): Verdict[] {
+  const floorMedian = percentile(floor.samples, 0.5);
+  const verdicts: Verdict[] = [];
+  const rows = subjects.map((s) => {
+    const v = verdict(s, floorMedian);
+    verdicts.push(v);
+    if (s.error) return [s.name, "-", "-", "-", s.maxRatio ? `<= ${s.maxRatio}x` : "", "-", "FAIL (error)"];
+    const median = percentile(s.samples, 0.5);
+    const peak = s.rssKiB.length > 0 ? `${(Math.max(...s.rssKiB) / 1024).toFixed(1)}` : "-";
+    const target = [s.maxRatio ? `<= ${s.maxRatio}x` : "", s.maxRssMiB ? `<= ${s.maxRssMiB} MiB` : ""].filter(Boolean).join(", ");
+    return [s.name, median.toFixed(2), percentile(s.samples, 0.95).toFixed(2), `${(median / floorMedian).toFixed(2)}x`, target, peak, v];
+  });
+  console.log(table(["case", "median ms", "p95 ms", "x floor", "target", "peak RSS MiB", "result"], rows));
+  for (const s of subjects) if (s.error) console.log(`error in "${s.name}": ${s.error}`);
+  return verdicts;
+}
+
+async function loadCases(): Promise<BenchCase[]> {
+  const folder = join(import.meta.dir, "bench-cases");
+  const cases: BenchCase[] = [];
+  for (const file of readdirSync(folder).sort()) {
+    if (!file.endsWith(".ts") || file === "types.ts") continue;
+    const mod = (await import(join(folder, file))) as { default?: unknown };
+    if (!Array.isArray(mod.default)) throw new Error(`scripts/bench-cases/${file} must export default BenchCase[]`);
+    cases.push(...(mod.default as BenchCase[]));
+  }
+  return cases;
+}
+
+const BUILT_IN: BenchCase[] = [
+  { name: "aioson --version", args: ["--version"], maxRatio: 1.5 },
+  { name: "runtime:emit (standalone note)", args: ["runtime:emit", "{project}", "--agent=bench", "--type=note", "--summary=x"], maxRatio: 2 },
+];
+
+function build(options: Options): { binary: string; floor: string } {
+  mkdirSync(BENCH_DIR, { recursive: true });
+  const binary = join(ROOT, "dist", "aioson");
+  const floor = join(BENCH_DIR, "floor");
+  if (options.build) {
+    compile("host", options.flags, binary);
+    compile("host", options.flags, floor, join(import.meta.dir, "bench-floor.ts"));
+  }
+  for (const file of [binary, floor]) if (!existsSync(file)) throw new Error(`${file} is missing (run without --no-build)`);
+  return { binary, floor };
+}
+
+function flagLabel(flags: BuildFlags): string {
+  return [flags.minify ? "minify" : "", flags.bytecode ? "bytecode" : "", flags.splitting ? "splitting" : ""].filter(Boolean).join("+") || "plain";
+}
+
+function section(title: string): void {
+  console.log(`\n== ${title}`);
+}
+
+/** 400 `runtime:emit` calls spread over `writers` concurrent sequential loops; events found vs sent. */
+async function concurrency(binary: string, writers: number, total: number): Promise<boolean> {
+  const project = makeProject();
+  Bun.spawnSync([binary, "runtime:init", project], { env: benchEnv(), stdout: "ignore", stderr: "ignore" });
+  const type = `bench_concurrency_${writers}`;
+  let failures = 0;
+  let firstError = "";
+  const started = performance.now();
+  const loops = Array.from({ length: writers }, async (_, w) => {
+    const share = Math.floor(total / writers) + (w < total % writers ? 1 : 0);
+    for (let i = 0; i < share; i++) {
+      const proc = Bun.spawn([binary, "runtime:emit", project, `--agent=writer${w}`, `--type=${type}`, `--summary=w${w} e${i}`], {
+        cwd: project,
+        env: benchEnv(),
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      if (code !== 0) {
+        failures++;
+        firstError ||= `exit ${code}: ${stderr.trim().split("\n")[0] ?? ""}`;
+      }
+    }
+  });
+  await Promise.all(loops);
+  const seconds = (performance.now() - started) / 1000;
+  const written = countEvents(project, type);
+  const ok = written === total && failures === 0;
+  console.log(
+    `${String(writers).padStart(2)} writers: ${written ?? "no store"}/${total} events written, ${failures} failed calls, ` +
+      `${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)} calls/s)  ${ok ? "PASS" : "FAIL"}${firstError ? `  first error: ${firstError.slice(0, 120)}` : ""}`,
+  );
+  return ok;
+}
+
+function countEvents(project: string, type: string): number | null {
+  const path = join(project, ".aioson", "runtime", "aios.sqlite");
+  if (!existsSync(path)) return null;
+  const db = new Database(path, { readonly: true });
+  try {
+    const row = db.query("SELECT COUNT(*) AS n FROM execution_events WHERE event_type = ?").get(type) as { n: number } | null;
+    return row?.n ?? 0;
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/** `--build-flags`: the built-in cases and the floor for each of the four --minify/--bytecode builds, interleaved. */
+async function buildFlagsMatrix(options: Options): Promise<void> {
+  mkdirSync(BENCH_DIR, { recursive: true });
+  const subjects: Subject[] = [subject("/bin/true", ["/bin/true"])];
+  const matrix: BuildFlags[] = [
+    { minify: false, bytecode: false, splitting: false },
+    { minify: true, bytecode: false, splitting: false },
+    { minify: false, bytecode: true, splitting: false },
+    { minify: true, bytecode: true, splitting: false },
+    { minify: false, bytecode: true, splitting: true },
+    { minify: true, bytecode: true, splitting: true },
+  ];
+  for (const flags of matrix) {
+    const label = flagLabel(flags);
+    const binary = compile("host", flags, join(BENCH_DIR, `aioson-${label}`));
+    console.log(`${label.padEnd(26)} aioson ${(Bun.file(binary).size / 2 ** 20).toFixed(1)} MiB`);
+    // The floor has no dynamic import: splitting cannot change it.
+    if (!flags.splitting) {
+      const floor = compile("host", flags, join(BENCH_DIR, `floor-${label}`), join(import.meta.dir, "bench-floor.ts"));
+      subjects.push(subject(`floor (${label})`, [floor], { stdinFile: stdinFile("{}") }));
+    }
+    for (const benchCase of BUILT_IN) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
+  }
+  // A comparison, not a verdict: no targets in this table.
+  for (const s of subjects) delete s.maxRatio;
+  section(`build flags: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
+  warm(subjects, options.warmup);
+  timeRoundRobin(subjects, options.runs);
+  const reference = subjects.find((s) => s.name === "floor (minify+bytecode)") as Subject;
+  report(subjects, reference);
+  console.log("(x floor is relative to the floor built with --minify --bytecode)");
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  console.log(`bench: Bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, ${process.platform}-${process.arch}`);
+  if (options.buildFlags) return buildFlagsMatrix(options);
+
+  section(`build (${flagLabel(options.flags)})`);
+  const { binary, floor } = build(options);
+  console.log(`aioson: ${binary}\nfloor:  ${floor}`);
+
+  const cases = [...BUILT_IN, ...(await loadCases())].filter((c) => !options.filter || c.name.includes(options.filter));
+  const floorSubject = subject("floor (read stdin, print {})", [floor], { stdinFile: stdinFile("{}") });
+  const subjects: Subject[] = [floorSubject, subject("/bin/true", ["/bin/true"])];
+  for (const benchCase of cases) subjects.push(await caseSubject(binary, benchCase));
+
+  section(`startup: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
+  warm(subjects, options.warmup);
+  timeRoundRobin(subjects, options.runs);
+  const rss = measureRss(subjects, 5);
+  const verdicts = report(subjects, floorSubject);
+  if (!rss) console.log(`(peak RSS not measured: ${TIME} (Debian package "time") is missing)`);
+
+  let missed = verdicts.filter((v) => v === "FAIL").length;
+  if (options.concurrency) {
+    section("concurrency: 400 runtime:emit events from concurrent writer processes");
+    for (const writers of [8, 32]) if (!(await concurrency(binary, writers, 400))) missed++;
+  }
+
+  section("summary");
+  const targets = verdicts.filter((v) => v !== "").length + (options.concurrency ? 2 : 0);
+  console.log(missed === 0 ? `all ${targets} targets met` : `${missed} of ${targets} targets missed`);
+  if (missed > 0 && options.strict) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
