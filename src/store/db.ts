@@ -6,7 +6,6 @@ import { dbPath, runtimeDir } from "./paths.ts";
 export type Store = { db: Database; path: string; root: string };
 
 export const BUSY_TIMEOUT_MS = 5_000;
-const BUSY_RETRIES = 40;
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -15,14 +14,17 @@ function isBusy(error: unknown): boolean {
 
 /**
  * Runs `work`, retrying on SQLITE_BUSY: switching a fresh file to WAL and the first schema write can
- * report busy without consulting the busy handler when many processes start on a cold store.
+ * report busy without consulting the busy handler when many processes start on a cold store. The
+ * retries share one deadline with the busy timeout, so a store locked for good costs a hook at most
+ * about BUSY_TIMEOUT_MS, never a multiple of it.
  */
-export function withBusyRetry<T>(work: () => T): T {
-  for (let attempt = 0; ; attempt++) {
+export function withBusyRetry<T>(work: () => T, deadlineMs = BUSY_TIMEOUT_MS): T {
+  const giveUpAt = Date.now() + deadlineMs;
+  for (;;) {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
+      if (!isBusy(error) || Date.now() >= giveUpAt) throw error;
       Bun.sleepSync(5 + Math.floor(Math.random() * 20));
     }
   }
