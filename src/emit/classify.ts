@@ -46,9 +46,30 @@ const ERROR_MAX = 500;
 const TEXT_MAX = 8_000;
 const PLAN_ITEMS_MAX = 50;
 const PLAN_TEXT_MAX = 200;
+/** Names and paths from a payload are labels: long ones are cut visibly rather than stored whole. */
+const PATH_MAX = 1_024;
+const NAME_MAX = 200;
+const MESSAGE_MAX = 1_100;
 
-function clean(text: string): string {
-  return redactSecrets(text);
+/**
+ * Redacts the head of a text that is about to be capped: only a window twice the cap is scanned (a
+ * 10 MB field costs nothing), and the cap then drops the window's edge where a secret could be cut.
+ */
+function clean(text: string, window = 4_096): string {
+  return redactSecrets(text.length > window ? text.slice(0, window) : text);
+}
+
+/** The same for a text whose tail is kept (command output). */
+function cleanTail(text: string, window = 4_096): string {
+  return redactSecrets(text.length > window ? text.slice(-window) : text);
+}
+
+function cleanName(text: string): string {
+  return capHead(clean(text), NAME_MAX);
+}
+
+function cleanPath(root: string, cwd: string | null, path: string): string {
+  return path ? capHead(clean(projectPath(root, cwd, path)), PATH_MAX) : "";
 }
 
 function isIgnoredTool(name: string): boolean {
@@ -56,14 +77,14 @@ function isIgnoredTool(name: string): boolean {
 }
 
 function fileRecord(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord {
-  const file = tool.filePath ? clean(projectPath(ctx.root, event.cwd, tool.filePath)) : "";
+  const file = tool.filePath ? cleanPath(ctx.root, event.cwd, tool.filePath) : "";
   if (!file) return { eventType: "artifact", message: tool.name, toolName: tool.name, payload: { tool: tool.name } };
   return { eventType: "artifact", message: `${tool.name}: ${file}`, toolName: tool.name, payload: { tool: tool.name, file }, file };
 }
 
 function patchRecords(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord[] {
   if (!tool.patch) return [];
-  const entries = parsePatchHeaders(tool.patch, (path) => (path ? clean(projectPath(ctx.root, event.cwd, path)) : ""));
+  const entries = parsePatchHeaders(tool.patch, (path) => cleanPath(ctx.root, event.cwd, path));
   return entries.map((entry) => ({
     eventType: "artifact",
     message: `apply_patch: ${entry.path}`,
@@ -77,7 +98,7 @@ function failureText(event: HookEvent, failed: boolean): string | null {
   if (!failed) return null;
   if (event.error) return capHead(clean(event.error.trim()), ERROR_MAX);
   const output = event.response?.text.trim() ?? "";
-  return output ? capTail(clean(output), ERROR_MAX) : null;
+  return output ? capTail(cleanTail(output), ERROR_MAX) : null;
 }
 
 function bashRecord(ctx: ClassifyContext, event: HookEvent, tool: ToolCall, failureEvent: boolean): EmitRecord {
@@ -127,7 +148,7 @@ function taskRecord(tool: ToolCall): EmitRecord {
     eventType: "note",
     message: text ? text.slice(0, 80) : "Task launched",
     toolName: "Task",
-    payload: { tool: "Task", subagent_type: tool.subagentType ? clean(tool.subagentType) : null },
+    payload: { tool: "Task", subagent_type: tool.subagentType ? cleanName(tool.subagentType) : null },
   };
 }
 
@@ -139,7 +160,7 @@ function skillRecord(tool: ToolCall): EmitRecord {
   const skill = tool.skill?.trim() ?? "";
   const agent = skill ? skillActivation(skill) : null;
   if (agent) return activationRecord(agent, "skill");
-  const name = clean(skill);
+  const name = cleanName(skill);
   return { eventType: "note", message: name ? `Skill: ${name}` : "Skill", toolName: "Skill", payload: { tool: "Skill", skill: name || null } };
 }
 
@@ -154,20 +175,20 @@ function toolRecords(ctx: ClassifyContext, event: HookEvent, failureEvent: boole
   if (tool.name === "Task") return [taskRecord(tool)];
   if (PLAN_TOOLS.has(tool.name)) return [planRecord(tool, tool.plan ?? [])];
   if (tool.name === "Skill") return [skillRecord(tool)];
-  const name = clean(tool.name);
+  const name = cleanName(tool.name);
   return [{ eventType: "note", message: `[${ctx.source}] ${name}`, toolName: name, payload: { tool: name } }];
 }
 
 function stopRecords(event: HookEvent): EmitRecord[] {
   const raw = event.lastMessage ?? (event.transcriptPath ? lastAssistantText(event.transcriptPath) : null);
   if (!raw || raw.trim() === "") return [];
-  const text = clean(raw);
+  const text = clean(raw, TEXT_MAX * 2);
   return [{ eventType: "agent_message", message: collapseWhitespace(text).slice(0, 200), toolName: null, payload: { text: capWithMark(text, TEXT_MAX) } }];
 }
 
 /** Spec 4.12 step 2: the closing record (its session is resolved without auto-start). */
 function sessionEndRecord(source: string, event: HookEvent): EmitRecord {
-  const reason = event.reason ? clean(event.reason) : null;
+  const reason = event.reason ? cleanName(event.reason) : null;
   return {
     eventType: "session_ended",
     message: `Session ended (${source})${reason ? `: ${reason}` : ""}`,
@@ -180,7 +201,7 @@ function sessionEndRecord(source: string, event: HookEvent): EmitRecord {
 export function classify(ctx: ClassifyContext, event: HookEvent): EmitRecord[] {
   const records = classifyRaw(ctx, event);
   // Belt and braces: every stored string passes the redaction, whatever produced it.
-  return records.map((record) => ({ ...record, message: redactSecrets(record.message), payload: redactDeep(record.payload) }));
+  return records.map((record) => ({ ...record, message: capHead(redactSecrets(record.message), MESSAGE_MAX), payload: redactDeep(record.payload) }));
 }
 
 function classifyRaw(ctx: ClassifyContext, event: HookEvent): EmitRecord[] {
@@ -196,7 +217,7 @@ function classifyRaw(ctx: ClassifyContext, event: HookEvent): EmitRecord[] {
     case "Stop":
       return stopRecords(event);
     case "PreCompact": {
-      const trigger = event.trigger ? clean(event.trigger) : null;
+      const trigger = event.trigger ? cleanName(event.trigger) : null;
       return [{ eventType: "compaction", message: trigger ? `Compaction (${trigger})` : "Compaction", toolName: null, payload: { trigger } }];
     }
     case "SessionEnd":
