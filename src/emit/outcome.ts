@@ -85,7 +85,7 @@ export function testVerdict(output: string): { verdict: Outcome; summary: string
 }
 
 const EXIT_LINE = /^\s*(?:Process exited with code|Exit code:)\s*(-?\d+)\b/i;
-const ERROR_EXIT = /exit code:?\s*(-?\d+)/i;
+const ERROR_EXIT = /(?:exit code:?|exited with code)\s*(-?\d+)/i;
 
 /** Spec 4.5 rule 3: the last `Process exited with code N` / `Exit code: N` line decides. */
 export function exitLineCode(output: string): number | null {
@@ -109,7 +109,8 @@ export type OutcomeInput = {
 /** Spec 4.5: the first rule that applies wins. */
 export function commandOutcome(input: OutcomeInput): CommandOutcome & { testRunner: boolean } {
   const testRunner = isTestRunner(input.command);
-  const output = input.response?.text ?? "";
+  // A failure event carries the command's output in its error text (Claude: "Exit code 1\n<output>").
+  const output = input.response?.text || (input.failureEvent ? (input.error ?? "") : "");
   const decided = (outcome: Outcome, exitCode: number | null, summary: string | null = null) => ({ outcome, exitCode, summary, testRunner });
   const verdict = testRunner ? testVerdict(output) : null;
   const summary = verdict?.summary ?? null;
@@ -122,9 +123,9 @@ export function commandOutcome(input: OutcomeInput): CommandOutcome & { testRunn
   if (structured !== null) return decided(structured === 0 ? "passed" : "failed", structured, summary);
   const line = exitLineCode(output);
   if (line !== null) return decided(line === 0 ? "passed" : "failed", line, summary);
-  // Claude/Antigravity send PostToolUse only for exit 0, so the exit code is known even when a summary decides.
+  // Claude/Antigravity send PostToolUse only for exit 0, so a passing summary there also means exit 0.
   const implied = input.impliesSuccess && input.response?.structured === true && !input.response.interrupted;
-  if (verdict && verdict.verdict !== "unknown") return decided(verdict.verdict, implied ? 0 : null, summary);
+  if (verdict && verdict.verdict !== "unknown") return decided(verdict.verdict, implied && verdict.verdict === "passed" ? 0 : null, summary);
   if (implied) return decided("passed", 0, summary);
   return decided("unknown", null, summary);
 }

@@ -60,6 +60,14 @@ describe("commandOutcome (spec 4.5 ordering)", () => {
   test("a failure event is failed, with the exit code from the error", () => {
     expect(commandOutcome({ ...base, failureEvent: true, error: "Command failed with exit code 127" })).toMatchObject({ outcome: "failed", exitCode: 127 });
     expect(commandOutcome({ ...base, failureEvent: true, error: "interrupted" })).toMatchObject({ outcome: "failed", exitCode: null });
+    expect(commandOutcome({ ...base, failureEvent: true, error: "command exited with code 3" }).exitCode).toBe(3);
+  });
+  test("a failure event's error text carries the test summary", () => {
+    expect(commandOutcome({ ...base, failureEvent: true, error: "Exit code 1\nTests: 1 failed, 2 passed" })).toMatchObject({ outcome: "failed", exitCode: 1, summary: "Tests: 1 failed, 2 passed" });
+  });
+  test("a failing summary on an implied-success harness does not claim exit 0", () => {
+    const object = { text: "3 examples, 1 failure", exitCode: null, structured: true, interrupted: false };
+    expect(commandOutcome({ ...base, command: "bundle exec rspec", impliesSuccess: true, response: object })).toMatchObject({ outcome: "failed", exitCode: null });
   });
   test("a structured exit code beats the output", () => {
     expect(commandOutcome({ ...base, response: { text: "5 passed", exitCode: 1, structured: true, interrupted: false } })).toMatchObject({ outcome: "failed", exitCode: 1 });
