@@ -1,3 +1,109 @@
-import { notImplemented } from "./not-implemented.ts";
+import { CommandError, printJson, printLines } from "../core/output.ts";
+import { DEFAULT_LIMIT, MAX_LIMIT, formatCompact, formatLiveStatus, formatTmuxBar, liveSnapshot, type LiveSnapshot } from "../live/status.ts";
+import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userCommand, userRoot } from "../runtime/args.ts";
+import { openExistingStore } from "../runtime/store-access.ts";
+import { closeStore } from "../store/db.ts";
 
-export default notImplemented("live:status", "Show the live session of an agent");
+const DEFAULT_WATCH_SECONDS = 2;
+const FORMATS = ["default", "compact", "tmux-bar"] as const;
+type Format = (typeof FORMATS)[number];
+
+function format(value: unknown): Format {
+  const text = textOption(value) ?? "default";
+  const found = FORMATS.find((name) => name === text);
+  if (!found) throw new CommandError(`Unsupported --format: ${text} (expected compact or tmux-bar).`);
+  return found;
+}
+
+function limit(value: unknown): number {
+  const parsed = numberOption(value);
+  return parsed === null || parsed < 1 ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.floor(parsed));
+}
+
+/**
+ * `--watch[=<seconds>]` read from the raw tokens: `--watch` is a switch with an optional value, so a
+ * following flag (`--watch --json`) must not be taken as its value. Null when absent.
+ */
+function watchSeconds(rawArgs: readonly string[]): number | null {
+  const index = rawArgs.findIndex((token) => token === "--watch" || token.startsWith("--watch="));
+  if (index < 0) return null;
+  const token = rawArgs[index] as string;
+  const next = rawArgs[index + 1];
+  const value = token.includes("=") ? token.slice(token.indexOf("=") + 1) : next !== undefined && /^\d+(\.\d+)?$/.test(next) ? next : null;
+  const seconds = numberOption(value);
+  return seconds !== null && seconds > 0 ? seconds : DEFAULT_WATCH_SECONDS;
+}
+
+/** The start directory, ignoring a numeric token citty took as the positional after `--watch`. */
+function dirArg(dir: unknown, rawArgs: readonly string[]): unknown {
+  const index = rawArgs.indexOf("--watch");
+  return index >= 0 && rawArgs[index + 1] === dir && /^\d+(\.\d+)?$/.test(String(dir)) ? undefined : dir;
+}
+
+function render(snapshot: LiveSnapshot, style: Format): string[] {
+  if (style === "compact") return [formatCompact(snapshot)];
+  if (style === "tmux-bar") return [formatTmuxBar(snapshot)];
+  return formatLiveStatus(snapshot);
+}
+
+export default userCommand({
+  meta: { name: "live:status", description: "Show the live session of an agent" },
+  args: {
+    dir: DIR_ARG,
+    agent: { type: "string", description: "Agent whose session to show (default: the latest session)" },
+    watch: { type: "string", description: "Reprint every <seconds> (default 2) until Ctrl+C" },
+    format: { type: "string", description: "compact or tmux-bar" },
+    limit: { type: "string", description: `Recent events shown (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT})` },
+    json: JSON_ARG,
+  },
+  async run({ args, rawArgs }) {
+    const seconds = watchSeconds(rawArgs);
+    const json = args.json === true || rawArgs.includes("--json") || rawArgs.includes("-j");
+    if (seconds !== null && json) throw new CommandError("--watch cannot be combined with --json.");
+    const style = format(args.format);
+    const agent = textOption(args.agent) === null ? null : requiredAgent(args.agent, "--agent needs a value");
+    const root = userRoot(seconds === null ? args.dir : dirArg(args.dir, rawArgs));
+    const snapshot = (): LiveSnapshot => {
+      const store = openExistingStore(root);
+      try {
+        return liveSnapshot(store.db, root, store.path, agent, limit(args.limit));
+      } finally {
+        closeStore(store);
+      }
+    };
+    if (seconds === null) {
+      const result = snapshot();
+      if (json) printJson(result);
+      else printLines(render(result, style));
+      return;
+    }
+    await watch(() => render(snapshot(), style), seconds);
+  },
+});
+
+/** Reprints until SIGINT/SIGTERM; a TTY screen is cleared before each frame. */
+function watch(frame: () => string[], seconds: number): Promise<void> {
+  const draw = (): void => {
+    const lines = frame();
+    if (process.stdout.isTTY) process.stdout.write("\x1b[2J\x1b[H");
+    printLines(lines);
+  };
+  draw();
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      try {
+        draw();
+      } catch (error) {
+        console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, seconds * 1000);
+    const stop = (): void => {
+      clearInterval(timer);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

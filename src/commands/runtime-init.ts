@@ -1,3 +1,17 @@
-import { notImplemented } from "./not-implemented.ts";
+import { printJson } from "../core/output.ts";
+import { DIR_ARG, JSON_ARG, userCommand, userRoot } from "../runtime/args.ts";
+import { closeStore, openStore } from "../store/db.ts";
+import { runtimeDir } from "../store/paths.ts";
 
-export default notImplemented("runtime:init", "Create the runtime store");
+export default userCommand({
+  meta: { name: "runtime:init", description: "Create (or migrate) the runtime store" },
+  args: { dir: DIR_ARG, json: JSON_ARG },
+  run({ args }) {
+    const root = userRoot(args.dir);
+    const store = openStore(root);
+    if (!store) throw new Error("The runtime store could not be opened.");
+    closeStore(store);
+    if (args.json) printJson({ ok: true, targetDir: root, runtimeDir: runtimeDir(root), dbPath: store.path });
+    else console.log(`Runtime store initialized: ${store.path}`);
+  },
+});

@@ -22,9 +22,6 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE INDEX IF NOT EXISTS idx_tasks_status ON tasks(status, updated_at DESC);
 CREATE INDEX IF NOT EXISTS idx_tasks_squad ON tasks(squad_slug, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_tasks_session ON tasks(session_key, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_tasks_parent ON tasks(parent_task_key, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_tasks_kind ON tasks(task_kind, updated_at DESC);
 
 CREATE TABLE IF NOT EXISTS agent_runs (
   run_key TEXT PRIMARY KEY,
@@ -137,6 +134,9 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
 
 /** Indexes over added columns can only be created once the columns exist. */
 export const LATE_INDEXES_SQL = `
+CREATE INDEX IF NOT EXISTS idx_tasks_session ON tasks(session_key, updated_at DESC);
+CREATE INDEX IF NOT EXISTS idx_tasks_parent ON tasks(parent_task_key, updated_at DESC);
+CREATE INDEX IF NOT EXISTS idx_tasks_kind ON tasks(task_kind, updated_at DESC);
 CREATE INDEX IF NOT EXISTS idx_execution_events_run ON execution_events(run_key, sequence_no DESC, created_at DESC);
 CREATE INDEX IF NOT EXISTS idx_execution_events_task ON execution_events(task_key, created_at DESC);
 CREATE INDEX IF NOT EXISTS idx_execution_events_created ON execution_events(created_at DESC);

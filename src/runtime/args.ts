@@ -1,0 +1,68 @@
+/** Option parsing shared by the people-facing runtime and session commands. */
+import type { ArgsDef, BooleanArgDef, CommandDef, PositionalArgDef } from "citty";
+import { canonicalAgent, stripQuotes } from "../core/agent.ts";
+import { CommandError } from "../core/output.ts";
+import { resolveUserRoot } from "../core/project-root.ts";
+
+/** The positional `dir` (spec 0.1), default the process cwd. */
+export function startDir(dir: unknown): string {
+  return typeof dir === "string" && dir.trim() !== "" ? dir : process.cwd();
+}
+
+/** User-command root (spec 1.4). */
+export function userRoot(dir: unknown): string {
+  return resolveUserRoot(startDir(dir));
+}
+
+/** A string option, trimmed; null when absent, empty or given as a bare switch. */
+export function textOption(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  return text === "" ? null : text;
+}
+
+/** A required `--agent`, canonical id (spec 0.2) without the `@`. */
+export function requiredAgent(value: unknown, missingMessage: string): string {
+  const text = textOption(value);
+  const agent = text === null ? "" : canonicalAgent(stripQuotes(text));
+  if (agent === "") throw new CommandError(missingMessage);
+  return agent;
+}
+
+/** A comma list: trimmed, empty entries dropped, de-duplicated in order. */
+export function commaList(value: unknown, clean: (item: string) => string = (item) => item): string[] {
+  if (typeof value !== "string") return [];
+  const items = value.split(",").map((item) => clean(item.trim()).trim()).filter(Boolean);
+  return [...new Set(items)];
+}
+
+/** A finite number, else null (`--token-count=abc` stores NULL). */
+export function numberOption(value: unknown): number | null {
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+/** A positive integer option, else the fallback. */
+export function positiveInt(value: unknown, fallback: number): number {
+  const parsed = numberOption(value);
+  return parsed !== null && parsed > 0 ? Math.floor(parsed) : fallback;
+}
+
+/** Spec 13 summaries (and similar): trimmed, longer than 500 characters ⇒ first 497 + `...`. */
+export function capSummary(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length > 500 ? `${trimmed.slice(0, 497)}...` : trimmed;
+}
+
+export const JSON_ARG: BooleanArgDef = { type: "boolean", alias: "j", description: "Print one JSON document" };
+export const DIR_ARG: PositionalArgDef = { type: "positional", required: false, description: "Directory to start from (default: cwd)" };
+
+/**
+ * `defineCommand` for the lazy command table: citty's `CommandDef<T>` is not assignable to the
+ * table's `CommandDef` (the `run` context is contravariant in `T`), so the typed definition is
+ * widened here, once.
+ */
+export function userCommand<T extends ArgsDef>(def: CommandDef<T>): CommandDef {
+  return def as unknown as CommandDef;
+}
