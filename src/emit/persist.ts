@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import { isoNow } from "../core/time.ts";
 import { appendNdjson, capLineText } from "../live/ndjson.ts";
 import { readState, writeState, applyEvent, type LiveState } from "../live/state.ts";
+import { appendAgentDone } from "../session/agent-done.ts";
 import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
 import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
 import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
@@ -41,19 +42,6 @@ type Committed = {
   doneError: unknown;
 };
 
-/** Spec 4.10: the minimal agent:done of `--then`, against the run hooks:emit just resolved; the session stays open. */
-function appendThenAgentDone(db: Database, runKey: string, summary: string, harnessSessionId: string | null, at: string): AppendedEvent {
-  return appendRunEvent(db, runKey, {
-    eventType: "agent_done",
-    phase: "live",
-    status: "running",
-    message: summary,
-    payload: { written_by: WRITTEN_BY, ...(harnessSessionId ? { harness_session_id: harnessSessionId } : {}) },
-    harnessSessionId,
-    at,
-  });
-}
-
 function storedPayload(record: EmitRecord, harnessSessionId: string | null): Record<string, unknown> {
   return { ...record.payload, written_by: WRITTEN_BY, ...(harnessSessionId ? { harness_session_id: harnessSessionId } : {}) };
 }
@@ -87,9 +75,10 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
   let done: Committed["done"] = null;
   let doneError: unknown = null;
   if (input.thenAgentDone) {
+    // Spec 4.10: the minimal agent:done, in this process and transaction, against the run just resolved.
     const summary = `Session ended via ${input.agent} hook`;
     try {
-      done = { event: appendThenAgentDone(db, runKey, summary, input.harnessSessionId, at), summary };
+      done = { event: appendAgentDone(db, runKey, { summary, harnessSessionId: input.harnessSessionId, at }), summary };
     } catch (error) {
       doneError = error;
     }
