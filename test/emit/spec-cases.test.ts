@@ -105,6 +105,8 @@ describe("hooks:emit — files and sessions", () => {
     expect(rowsNow.every((row) => row.harness_session_id === "test-123")).toBe(true);
     expect(payloadOf(rowsNow[1])).toEqual({ tool: "Write", file: "src/test.ts", written_by: "hooks:emit", harness_session_id: "test-123" });
     expect(payloadOf(rowsNow[0])).toMatchObject({ tool_session: "claude", path: project, hooks_version: "1" });
+    const status = runAioson(["runtime:status", project, "--json"]).json as { recentEvents: Array<{ event_type: string }> };
+    expect(status.recentEvents[0]?.event_type).toBe("artifact");
     const pointer = JSON.parse(readFileSync(join(project, ".aioson", "runtime", ".sessions", "@dev.json"), "utf8"));
     expect(pointer).toMatchObject({ runKey: runs[0]?.run_key, finished: false, owner: "hooks" });
 
@@ -393,6 +395,21 @@ describe("hooks:emit — session adoption", () => {
     emit(project, write("a.ts"), ["--agent=dev"]);
     expect(events(project).at(-1)).toMatchObject({ run_key: runKey, message: "Write: a.ts" });
     expect(rows(project, "SELECT * FROM agent_runs WHERE session_key LIKE 'hooks-%'")).toHaveLength(0);
+  });
+
+  test("37/38 with the real live:start: adopted, unless AIOSON_LIVE_SESSION=none", () => {
+    const project = tempProject();
+    const bin = tempDir();
+    writeFileSync(join(bin, "claude"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const started = runAioson(["live:start", project, "--tool=claude", "--agent=dev", "--no-launch", "--json"], { env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
+    const runKey = (started.json as { runKey: string }).runKey;
+    expect(runKey).toEqual(expect.any(String));
+    expect(emit(project, write("a.ts"), ["--agent=dev"]).result).toMatchObject({ runKey, autoStarted: false });
+    expect(rows(project, "SELECT * FROM agent_runs WHERE session_key LIKE 'hooks-%'")).toHaveLength(0);
+    const lane = emit(project, write("b.ts"), ["--agent=dev"], { env: { AIOSON_LIVE_SESSION: "none" } });
+    expect(lane.result).toMatchObject({ autoStarted: true });
+    expect(lane.result.runKey).not.toBe(runKey);
+    expect(events(project).filter((row) => row.run_key === runKey).map((row) => row.message)).not.toContain("Write: b.ts");
   });
 
   test("37b: the only open live:start session is adopted even for another agent", () => {
