@@ -10,7 +10,7 @@ import { readState, writeState, applyEvent, type LiveState } from "../live/state
 import { appendAgentDone } from "../session/agent-done.ts";
 import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
 import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
-import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
+import { BUSY_TIMEOUT_MS, closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 
@@ -160,7 +160,8 @@ function tuneForHooks(db: Database): void {
 
 /** Spec 4.2 steps 5–9 for records that are already classified and redacted. */
 export function persistEmit(input: PersistInput, onThenError: (error: unknown) => void): EmitResult {
-  const store = openStore(input.root, { mustExist: input.sessionEnd });
+  // Spec 2.8: a store locked beyond the busy timeout drops the event instead of holding the agent.
+  const store = openStore(input.root, { mustExist: input.sessionEnd, maxWaitMs: BUSY_TIMEOUT_MS });
   if (!store) return { ok: true, skipped: true, reason: "no-open-session" };
   try {
     tuneForHooks(store.db);

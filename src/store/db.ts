@@ -3,7 +3,13 @@ import { existsSync, mkdirSync } from "node:fs";
 import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath, runtimeDir } from "./paths.ts";
 
-export type Store = { db: Database; path: string; root: string };
+export type Store = {
+  db: Database;
+  path: string;
+  root: string;
+  /** Set by `openStore({maxWaitMs})`: every busy wait of this handle gives up after that long. */
+  maxWaitMs?: number;
+};
 
 export const BUSY_TIMEOUT_MS = 5_000;
 const BUSY_RETRIES = 40;
@@ -17,18 +23,28 @@ function isBusy(error: unknown): boolean {
  * Runs `work`, retrying on SQLITE_BUSY: switching a fresh file to WAL and the first schema write can
  * report busy without consulting the busy handler when many processes start on a cold store.
  */
-export function withBusyRetry<T>(work: () => T): T {
+export function withBusyRetry<T>(work: () => T, deadline = Number.POSITIVE_INFINITY): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
+      if (!isBusy(error) || attempt >= BUSY_RETRIES || Date.now() >= deadline) throw error;
       Bun.sleepSync(5 + Math.floor(Math.random() * 20));
     }
   }
 }
 
-function migrate(db: Database): void {
+function schemaVersion(db: Database): number {
+  return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
+function migrate(db: Database, deadline: number): void {
+  // An up-to-date store needs no write lock: a writer holding it must not delay every open.
+  if (withBusyRetry(() => schemaVersion(db), deadline) === SCHEMA_VERSION) return;
+  withBusyRetry(() => migrateLocked(db), deadline);
+}
+
+function migrateLocked(db: Database): void {
   db.transaction(() => {
     const current = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
     if (current === SCHEMA_VERSION) return;
@@ -42,7 +58,16 @@ function migrate(db: Database): void {
   }).immediate();
 }
 
-export type OpenOptions = { mustExist?: boolean; readonly?: boolean };
+export type OpenOptions = {
+  mustExist?: boolean;
+  readonly?: boolean;
+  /** Hooks (spec 2.8): a store still locked after this long is given up on (the event is dropped), never waited on longer. */
+  maxWaitMs?: number;
+};
+
+function deadlineOf(maxWaitMs: number | undefined): number {
+  return maxWaitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + maxWaitMs;
+}
 
 /**
  * Spec 2.2: opens `<root>/.aioson/runtime/aios.sqlite`. With `mustExist`, a missing store answers
@@ -53,18 +78,19 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   if (options.mustExist && !existsSync(path)) return null;
   if (!options.readonly) mkdirSync(runtimeDir(root), { recursive: true });
   const db = options.readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true });
+  const deadline = deadlineOf(options.maxWaitMs);
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${Math.min(BUSY_TIMEOUT_MS, options.maxWaitMs ?? BUSY_TIMEOUT_MS)}`);
     if (!options.readonly) {
-      withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"));
+      withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       db.exec("PRAGMA foreign_keys = ON");
-      withBusyRetry(() => migrate(db));
+      migrate(db, deadline);
     }
   } catch (error) {
     db.close();
     throw error;
   }
-  return { db, path, root };
+  return { db, path, root, ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}) };
 }
 
 /** Closes the handle; on Windows the WAL is truncated first so `-wal`/`-shm` locks are released. */
@@ -79,5 +105,5 @@ export function closeStore(store: Store): void {
 
 /** Opens, runs `work` in one BEGIN IMMEDIATE transaction, closes. */
 export function withStoreTransaction<T>(store: Store, work: () => T): T {
-  return withBusyRetry(() => store.db.transaction(work).immediate());
+  return withBusyRetry(() => store.db.transaction(work).immediate(), deadlineOf(store.maxWaitMs));
 }

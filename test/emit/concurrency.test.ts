@@ -61,6 +61,26 @@ describe("hooks:emit — concurrency", () => {
   }, 60_000);
 });
 
+describe("hooks:emit — a store locked for longer than the busy timeout", () => {
+  test("the event is dropped after ~5 s, exit 0, {ok:false}, logged — the agent is not held", async () => {
+    const project = tempProject();
+    expect(emit(project, writePayload("first.ts")).result.ok).toBe(true);
+    const blocker = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    blocker.exec("BEGIN IMMEDIATE");
+    const proc = Bun.spawn([BINARY, "hooks:emit", project, "--json"], { stdin: new TextEncoder().encode(writePayload("locked.ts")), env: testEnv(tempDir()), stdout: "pipe" });
+    const bound = new Promise<"hung">((settle) => setTimeout(() => settle("hung"), 15_000));
+    const outcome = await Promise.race([proc.exited, bound]);
+    blocker.exec("ROLLBACK");
+    blocker.close();
+    if (outcome === "hung") proc.kill(9);
+    expect(outcome).toBe(0);
+    expect(JSON.parse(await new Response(proc.stdout).text())).toEqual({ ok: false });
+    expect(readFileSync(join(project, ".aioson", "runtime", "hooks.log"), "utf8")).toContain("database is locked");
+    expect(emit(project, writePayload("after.ts")).result.ok).toBe(true);
+    expect(events(project).map((row) => row.message)).not.toContain("Write: locked.ts");
+  }, 30_000);
+});
+
 describe("hooks:emit — killed mid-write", () => {
   test("SIGKILL while waiting inside a write leaves the store readable; the next call works", async () => {
     const project = tempProject();
