@@ -15,7 +15,7 @@ import { lastAssistantText } from "./transcript.ts";
 
 export type ClassifyContext = { root: string; source: string; eventName: string | null };
 
-export const KNOWN_EVENTS = [
+const KNOWN_EVENTS = [
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact",
   "PostCompact", "SessionStart", "SessionEnd", "Notification", "PermissionRequest", "SubagentStart",
 ] as const;
@@ -37,7 +37,6 @@ export function eventName(flag: string | null, event: HookEvent): string | null 
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead"]);
 const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
-const BASH_TOOLS: ReadonlySet<string> = new Set(["Bash", "shell", "local_shell"]);
 /** Harnesses that report non-zero exits as PostToolUseFailure (spec 4.5 rule 5). */
 const FAILURE_EVENT_HARNESSES: ReadonlySet<string> = new Set(["claude", "antigravity"]);
 
@@ -46,6 +45,7 @@ const ERROR_MAX = 500;
 const TEXT_MAX = 8_000;
 const PLAN_ITEMS_MAX = 50;
 const PLAN_TEXT_MAX = 200;
+const SUMMARY_MAX = 200;
 /** Names and paths from a payload are labels: long ones are cut visibly rather than stored whole. */
 const PATH_MAX = 1_024;
 const NAME_MAX = 200;
@@ -118,7 +118,7 @@ function bashRecord(ctx: ClassifyContext, event: HookEvent, tool: ToolCall, fail
     exit_code: result.exitCode,
     test_runner: result.testRunner,
   };
-  if (result.summary) payload.summary = clean(result.summary);
+  if (result.summary) payload.summary = capHead(clean(result.summary), SUMMARY_MAX);
   if (error) payload.error = error;
   return { eventType: "step_done", message: command ? `$ ${command.slice(0, 80)}` : "Bash", toolName: "Bash", payload };
 }
@@ -167,7 +167,8 @@ function skillRecord(tool: ToolCall): EmitRecord {
 function toolRecords(ctx: ClassifyContext, event: HookEvent, failureEvent: boolean): EmitRecord[] {
   const tool = event.tool;
   if (!tool || !tool.name) return [];
-  if (BASH_TOOLS.has(tool.name)) return [bashRecord(ctx, event, tool, failureEvent)];
+  // Adapters already map shell/local_shell/run_command/... onto Bash and patch onto apply_patch.
+  if (tool.name === "Bash") return [bashRecord(ctx, event, tool, failureEvent)];
   // A failed file (or other) tool changed nothing (spec 4.3 PostToolUseFailure).
   if (failureEvent || isIgnoredTool(tool.name)) return [];
   if (FILE_TOOLS.has(tool.name)) return [fileRecord(ctx, event, tool)];

@@ -61,14 +61,13 @@ const PASS_SIGNALS: readonly RegExp[] = [
 
 /** Summaries sit at the end of the output; a 10 MB log is not scanned whole. */
 const SCAN_TAIL = 256 * 1024;
-const SUMMARY_MAX = 200;
 
 function isFailLine(line: string): boolean {
   if (TAP_NOT_OK.test(line)) return !TAP_DIRECTIVE.test(line);
   return FAIL_SIGNALS.some((signal) => signal.test(line));
 }
 
-/** Spec 4.7: failed on any failure signal, else passed on any pass signal; summary = last matching line. */
+/** Spec 4.7: failed on any failure signal, else passed on any pass signal; summary = last matching line (trimmed, uncapped: the caller redacts, then caps). */
 export function testVerdict(output: string): { verdict: Outcome; summary: string | null } {
   const lines = (output.length > SCAN_TAIL ? output.slice(-SCAN_TAIL) : output).split("\n");
   let lastFail: string | null = null;
@@ -78,7 +77,7 @@ export function testVerdict(output: string): { verdict: Outcome; summary: string
     if (isFailLine(line)) lastFail = line;
     else if (PASS_SIGNALS.some((signal) => signal.test(line))) lastPass = line;
   }
-  const pick = (line: string | null) => (line === null ? null : line.trim().slice(0, SUMMARY_MAX));
+  const pick = (line: string | null) => (line === null ? null : line.trim());
   if (lastFail !== null) return { verdict: "failed", summary: pick(lastFail) };
   if (lastPass !== null) return { verdict: "passed", summary: pick(lastPass) };
   return { verdict: "unknown", summary: null };

@@ -122,6 +122,15 @@ describe("classify", () => {
     expect(record?.payload.outcome).toBe("failed");
     expect((record?.payload.error as string).length).toBe(500);
   });
+  test("a test summary is redacted before it is capped at 200 characters", () => {
+    // The key straddles the cut: capping first would leave "sk-abcd" behind.
+    const line = `${"x".repeat(180)} sk-abcdefghijklmnopqrstuvwxyz 5 passed`;
+    const [record] = run({ tool_name: "Bash", tool_input: { command: "npm test" }, tool_response: line }, "codex");
+    const summary = record?.payload.summary as string;
+    expect(summary.length).toBe(200);
+    expect(summary.endsWith("…[truncated]")).toBe(true);
+    expect(summary).not.toContain("sk-ab");
+  });
   test("commands are capped at 2,000 characters with a mark", () => {
     const [record] = run({ tool_name: "Bash", tool_input: { command: `echo ${"z".repeat(5000)}` } }, "codex");
     expect((record?.payload.command as string).length).toBe(2000);
