@@ -32,6 +32,20 @@ describe("hooks:emit — bad payloads", () => {
     expect(hookLog(project)).toContain("no payload (no-data)");
   });
 
+  test("a payload whose stdin is never closed: given up after the total bound, logged", async () => {
+    const project = tempProject();
+    const proc = Bun.spawn([BINARY, "hooks:emit", project, "--json"], { stdin: "pipe", stdout: "pipe", env: testEnv(tempDir()) });
+    proc.stdin.write(JSON.stringify(write));
+    proc.stdin.flush();
+    const bound = new Promise<"hung">((settle) => setTimeout(() => settle("hung"), 9_000));
+    const outcome = await Promise.race([proc.exited, bound]);
+    if (outcome === "hung") proc.kill(9);
+    expect(outcome).toBe(0);
+    expect(JSON.parse(await new Response(proc.stdout).text())).toEqual({ ok: true, skipped: true });
+    expect(hookLog(project)).toContain("no payload (timeout)");
+    expect(storeExists(project)).toBe(false);
+  }, 15_000);
+
   test.each([
     ["not JSON", "{tool_name: Write", "invalid-json"],
     ["a JSON array", "[1,2,3]", "not-an-object"],
