@@ -1,11 +1,16 @@
 import { realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep, win32 } from "node:path";
 import { isInside } from "../core/project-root.ts";
 
 function insideRelative(root: string, absolute: string): string | null {
   if (!isInside(root, absolute)) return null;
   const rel = relative(root, absolute);
   return rel === "" ? "." : rel.split(sep).join("/");
+}
+
+/** `C:\\x` read on POSIX: absolute somewhere else, never a path under this root. */
+function isForeignAbsolute(path: string): boolean {
+  return !isAbsolute(path) && win32.isAbsolute(path);
 }
 
 /**
@@ -15,8 +20,8 @@ function insideRelative(root: string, absolute: string): string | null {
  */
 export function projectPath(root: string, cwd: string | null, path: string): string {
   const given = path.trim().replace(/^\.[\\/]+/, "");
-  if (given === "") return given;
-  const base = cwd && isAbsolute(cwd) ? cwd : cwd ? resolve(root, cwd) : root;
+  if (given === "" || isForeignAbsolute(given)) return given;
+  const base = !cwd || isForeignAbsolute(cwd) ? root : isAbsolute(cwd) ? cwd : resolve(root, cwd);
   const absolute = isAbsolute(given) ? resolve(given) : resolve(base, given);
   const direct = insideRelative(root, absolute);
   if (direct !== null) return direct;

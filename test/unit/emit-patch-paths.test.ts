@@ -47,6 +47,10 @@ describe("projectPath (spec 4.3)", () => {
     expect(projectPath(root, null, "/etc/hosts")).toBe("/etc/hosts");
     expect(projectPath(root, null, "../x.ts")).toBe("../x.ts");
   });
+  test("another OS's absolute path is never taken for a path under the root", () => {
+    expect(projectPath(root, null, "C:\\Users\\dev\\acme\\src\\config.ts")).toBe("C:\\Users\\dev\\acme\\src\\config.ts");
+    expect(projectPath(root, "C:\\Users\\dev", "a.ts")).toBe("a.ts");
+  });
   test("a symlinked spelling of the root is recognised", () => {
     mkdirSync(join(root, "real"), { recursive: true });
     const link = join(tempDir(), "link");
