@@ -14,7 +14,7 @@ import { BUSY_TIMEOUT_MS, closeStore, openStore, withStoreTransaction } from "..
 import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 
-export const WRITTEN_BY = "hooks:emit";
+const WRITTEN_BY = "hooks:emit";
 
 export type PersistInput = {
   root: string;
