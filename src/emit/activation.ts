@@ -18,7 +18,9 @@ function isKnownAgent(root: string, name: string): boolean {
 export function promptActivation(root: string, prompt: string): string | null {
   const command = SLASH_COMMAND.exec(prompt);
   if (command) return canonicalAgent(command[1] as string);
-  const firstLine = prompt.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  const rest = prompt.trimStart();
+  const end = rest.indexOf("\n");
+  const firstLine = (end < 0 ? rest : rest.slice(0, end)).trim();
   const leading = LEADING_NAME.exec(firstLine);
   if (!leading) return null;
   const name = leading[1] as string;
