@@ -124,7 +124,7 @@ describe("classify", () => {
   });
   test("a test summary is redacted before it is capped at 200 characters", () => {
     // The key straddles the cut: capping first would leave "sk-abcd" behind.
-    const line = `${"x".repeat(180)} sk-abcdefghijklmnopqrstuvwxyz 5 passed`;
+    const line = `${"x".repeat(180)} sk-abcdefghijklmnopqrstuvwxyz ${"y".repeat(30)} 5 passed`;
     const [record] = run({ tool_name: "Bash", tool_input: { command: "npm test" }, tool_response: line }, "codex");
     const summary = record?.payload.summary as string;
     expect(summary.length).toBe(200);
