@@ -1,3 +1,67 @@
-import { notImplemented } from "./not-implemented.ts";
+import { defineCommand, type CommandDef } from "citty";
 
-export default notImplemented("context:guard", "Inject the project rules that govern a pending file write");
+/**
+ * `aioson context:guard` (spec 6): advisory by construction — exit 0 always, `{}` on any failure,
+ * the failure itself appended to the project's hook log.
+ */
+
+const STDIN_TOTAL_MS = 2_000;
+
+async function readEvent(args: { event?: string; "event-file"?: string }): Promise<Record<string, unknown> | null> {
+  const { parsePayload, readStdinText, FIRST_BYTE_MS } = await import("../core/stdin.ts");
+  let text: string | null = null;
+  if (typeof args.event === "string" && args.event !== "") text = args.event;
+  else if (typeof args["event-file"] === "string" && args["event-file"] !== "") {
+    const { readFileSync } = await import("node:fs");
+    try {
+      text = readFileSync(args["event-file"], "utf8");
+    } catch {
+      return null;
+    }
+  } else {
+    const read = await readStdinText({ firstByteMs: FIRST_BYTE_MS, totalMs: STDIN_TOTAL_MS });
+    if (read.kind === "none") return null;
+    text = read.text;
+  }
+  const parsed = parsePayload(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  return parsed.kind === "payload" ? parsed.payload : null;
+}
+
+const command = defineCommand({
+  meta: { name: "context:guard", description: "Inject the project rules that govern a pending file write" },
+  args: {
+    dir: { type: "positional", required: false, description: "Project directory (default: cwd)" },
+    tool: { type: "string", default: "claude", description: "Output adapter (every value answers the Claude-shaped envelope)" },
+    agent: { type: "string", alias: "a", default: "auto", description: "Agent id, or auto to resolve it at run time" },
+    event: { type: "string", description: "The pending tool event as a JSON string" },
+    "event-file": { type: "string", description: "Path of a JSON file with the pending tool event" },
+    jev: { type: "boolean", default: true, description: "Ask the judge about vocabulary-only rules (--no-jev: never)" },
+    json: { type: "boolean", alias: "j", default: false, description: "Print the wire payload" },
+  },
+  async run({ args }) {
+    const { resolveUserRoot, isProjectRoot } = await import("../core/project-root.ts");
+    let root: string | null = null;
+    let result: { payload: object; rules: string[]; confidence: string | null } = { payload: {}, rules: [], confidence: null };
+    try {
+      const start = typeof args.dir === "string" && args.dir !== "" ? args.dir : process.cwd();
+      const candidate = resolveUserRoot(start);
+      root = isProjectRoot(candidate) ? candidate : null;
+      const event = await readEvent(args);
+      if (root && event) {
+        const { runGuard } = await import("../guard/pipeline.ts");
+        result = await runGuard({ root, event, agentOption: args.agent, env: process.env, jev: args.jev !== false });
+      }
+    } catch (error) {
+      const { logHookProblem } = await import("../core/hook-log.ts");
+      logHookProblem(root, "context:guard", error);
+      result = { payload: {}, rules: [], confidence: null };
+    }
+    if (args.json) console.log(JSON.stringify(result.payload, null, 2));
+    else if (result.rules.length > 0) {
+      console.log(`context:guard injected ${result.rules.length} rule(s): ${result.rules.join(", ")} (confidence ${result.confidence})`);
+    } else console.log("context:guard: no salient project rule for this change");
+    process.exitCode = 0;
+  },
+});
+
+export default command as CommandDef;

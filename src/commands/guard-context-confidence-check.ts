@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { contextConfidenceCheckGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:context-confidence-check", "Require tool evidence for medium/low confidence rows");
+export default guardCommand(contextConfidenceCheckGuard);

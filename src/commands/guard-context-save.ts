@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { contextSaveGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:context-save", "Save a session snapshot before compaction");
+export default guardCommand(contextSaveGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { lessonInjectorGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:lesson-injector", "Inject matching lessons into the prompt");
+export default guardCommand(lessonInjectorGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { outputFormatGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:output-format", "Remind the agent of the project's output format");
+export default guardCommand(outputFormatGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { preCommitGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:pre-commit-guard", "Judge git commands before they run (Conventional Commits, push/tag ask)");
+export default guardCommand(preCommitGuard);

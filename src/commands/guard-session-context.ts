@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { sessionContextGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:session-context", "Inject project and git context at session start");
+export default guardCommand(sessionContextGuard);

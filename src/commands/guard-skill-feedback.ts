@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { skillFeedbackGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:skill-feedback", "Ask for feedback on the skills used in the turn");
+export default guardCommand(skillFeedbackGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { stopChecklistGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:stop-checklist", "Remind the agent of the project's stop checklist");
+export default guardCommand(stopChecklistGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { subagentAuditGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:subagent-audit", "Log every sub-agent start");
+export default guardCommand(subagentAuditGuard);

@@ -1,3 +1,4 @@
-import { notImplemented } from "./not-implemented.ts";
+import { guardCommand } from "../kit/run.ts";
+import { verifyClaimsGuard } from "../kit/guards.ts";
 
-export default notImplemented("guard:verify-claims", "Block a stop whose message names paths no tool touched");
+export default guardCommand(verifyClaimsGuard);

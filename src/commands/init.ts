@@ -1,3 +1,32 @@
-import { notImplemented } from "./not-implemented.ts";
+import { defineCommand, type ArgsDef } from "citty";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { escapeDataTree } from "../core/project-root.ts";
+import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
+import { installProjectHooks } from "../install/project-hooks.ts";
+import { createProjectTree } from "../install/project-init.ts";
 
-export default notImplemented("init", "Create a minimal AIOSON project and install its hooks");
+export default defineCommand<ArgsDef>({
+  meta: { name: "init", description: "Create a minimal AIOSON project and install its hooks" },
+  args: {
+    dir: dirArg,
+    hooks: { type: "boolean", default: true, description: "Install the hooks (--no-hooks skips them)" },
+    tool: toolArg,
+    "dry-run": dryRunArg,
+    json: jsonArg,
+  },
+  run({ args }) {
+    const cwd = process.cwd();
+    const dryRun = args["dry-run"] === true;
+    // A folder inside a data tree is never made a project of its own (spec 1.2).
+    const root = escapeDataTree(resolve(cwd, stringOrUndefined(args.dir) ?? "."));
+    if (!dryRun) mkdirSync(root, { recursive: true });
+    const created = createProjectTree(root, dryRun);
+    const lines = [`AIOSON project ${dryRun ? "[dry-run] " : ""}— ${root}`];
+    for (const path of created) lines.push(`  ${dryRun ? "[dry-run] Would create" : "✓ Created"} ${path}`);
+    if (created.length === 0) lines.push("  Already initialised — nothing to create");
+    const hooks = installProjectHooks({ dir: root, cwd, tool: stringOrUndefined(args.tool), hooks: args.hooks !== false, dryRun, env: process.env });
+    lines.push(...hooks.lines);
+    finish({ lines, result: { ok: true, root, dryRun, created, hooksInstall: hooks.hooksInstall } as { ok: boolean } }, args.json === true);
+  },
+});

@@ -1,3 +1,28 @@
-import { notImplemented } from "./not-implemented.ts";
+import { defineCommand, type ArgsDef } from "citty";
+import { CommandError } from "../core/output.ts";
+import { isProjectRoot, resolveUserRoot } from "../core/project-root.ts";
+import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
+import { installProjectHooks } from "../install/project-hooks.ts";
+import { migrateStore } from "../install/project-init.ts";
 
-export default notImplemented("update", "Re-install the hooks and migrate the store");
+export default defineCommand<ArgsDef>({
+  meta: { name: "update", description: "Re-install the hooks and migrate the store" },
+  args: {
+    dir: dirArg,
+    hooks: { type: "boolean", default: true, description: "Re-install the hooks (--no-hooks skips them)" },
+    tool: toolArg,
+    "dry-run": dryRunArg,
+    json: jsonArg,
+  },
+  run({ args }) {
+    const cwd = process.cwd();
+    const dryRun = args["dry-run"] === true;
+    const root = resolveUserRoot(stringOrUndefined(args.dir) ?? cwd);
+    if (!isProjectRoot(root)) throw new CommandError(`${root} is not an AIOSON project (no .aioson/config.md). Create one with: aioson init`);
+    if (!dryRun) migrateStore(root);
+    const lines = [`AIOSON update ${dryRun ? "[dry-run] " : ""}— ${root}`, `  ${dryRun ? "[dry-run] Would migrate" : "✓ Store migrated"} .aioson/runtime/aios.sqlite`];
+    const hooks = installProjectHooks({ dir: root, cwd, tool: stringOrUndefined(args.tool), hooks: args.hooks !== false, dryRun, env: process.env });
+    lines.push(...hooks.lines);
+    finish({ lines, result: { ok: true, root, dryRun, storeMigrated: !dryRun, hooksInstall: hooks.hooksInstall } as { ok: boolean } }, args.json === true);
+  },
+});

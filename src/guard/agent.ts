@@ -1,0 +1,51 @@
+import { existsSync } from "node:fs";
+import { agentOption, stripQuotes } from "../core/agent.ts";
+import { dbPath } from "../store/paths.ts";
+
+/** Spec 6.3: which agent's rules judge this write. */
+
+const RECENT_BRIEF_MS = 2 * 60 * 60 * 1000;
+
+function isAuto(value: string | undefined): boolean {
+  return value === undefined || ["", "auto"].includes(stripQuotes(value).toLowerCase());
+}
+
+/** The agent of the newest `brief_built`/`selection_built` row of the last two hours; null if none or unreadable. */
+export async function latestBriefAgent(root: string, now = Date.now()): Promise<string | null> {
+  if (!existsSync(dbPath(root))) return null;
+  try {
+    const { Database } = await import("bun:sqlite");
+    const db = new Database(dbPath(root), { readonly: true });
+    try {
+      db.exec("PRAGMA busy_timeout = 200");
+      const row = db
+        .query(
+          `SELECT agent_name FROM execution_events
+           WHERE created_at >= ? AND ((source = 'context_brief' AND event_type = 'brief_built')
+              OR (source = 'context_select' AND event_type = 'selection_built'))
+           ORDER BY created_at DESC, id DESC LIMIT 1`,
+        )
+        .get(new Date(now - RECENT_BRIEF_MS).toISOString()) as { agent_name: string | null } | null;
+      return row?.agent_name ? row.agent_name : null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+export type AgentSources = {
+  option: string | undefined;
+  eventAgent: string | null;
+  env: string | undefined;
+  root: string | null;
+};
+
+export async function resolveGuardAgent(sources: AgentSources): Promise<string> {
+  if (!isAuto(sources.option)) return agentOption(sources.option);
+  if (sources.eventAgent) return agentOption(sources.eventAgent);
+  if (!isAuto(sources.env)) return agentOption(sources.env);
+  const recent = sources.root ? await latestBriefAgent(sources.root) : null;
+  return recent ? agentOption(recent) : "dev";
+}

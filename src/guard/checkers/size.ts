@@ -1,0 +1,182 @@
+import { countLogic, logicLineFlags, neutralize } from "./code-text.ts";
+import { extensionOf, fileNameOf, type CheckFile, type CheckOptions, type Finding } from "./types.ts";
+
+/** Checkers `file-size` and `function-size` (spec 6.9). */
+
+const EXEMPT_DIRS = new Set(
+  ("test tests __tests__ fixtures __fixtures__ mocks __mocks__ snapshots __snapshots__ e2e cypress factories migrations " +
+    "locales i18n lang translations generated vendor routes config").split(" "),
+);
+const EXEMPT_NAMES: readonly RegExp[] = [
+  /\.(test|spec|stories|fixture|factory|d|min|generated|config)\.[^.]+$/i,
+  /^(messages|strings|translations)\.[^.]+$/i,
+  /^[a-z]{2,3}[-_][A-Z]{2}\.[^.]+$/,
+  /_test\.go$/,
+  /_spec\.rb$/,
+  /_test\.py$/,
+  /Test\.(java|kt|cs|php|swift)$/,
+  /^routes\.[^.]+$/i,
+];
+const INDENT_EXTS = new Set([".py", ".rb", ".ex", ".exs"]);
+
+export function isSizeExempt(rel: string): boolean {
+  const parts = rel.split("/");
+  const name = parts.pop() ?? "";
+  if (parts.some((part) => EXEMPT_DIRS.has(part.toLowerCase()))) return true;
+  return EXEMPT_NAMES.some((pattern) => pattern.test(name));
+}
+
+export function checkFileSize(file: CheckFile, options: CheckOptions): Finding[] {
+  if (file.lines.length === 0 || isSizeExempt(file.rel)) return [];
+  const count = countLogic(logicLineFlags(file.lines, extensionOf(file.rel)));
+  const limit = options.maxFileLines;
+  if (count <= limit) return [];
+  const summary = `${count} logic lines (limit ${limit})`;
+  return [{
+    category: "FILE_SIZE",
+    severity: "HIGH",
+    message: `${fileNameOf(file.rel)} has ${summary}`,
+    summary,
+    file: file.reportFile,
+    line: null,
+    token: "file-size",
+    scope: "file",
+    snippet: "",
+  }];
+}
+
+const CONTROL_WORDS = new Set(["if", "for", "while", "switch", "catch", "with", "function", "return", "else", "do", "try", "elif", "unless", "until", "foreach", "typeof", "new", "await", "super", "constructor"]);
+
+const OPENERS: readonly RegExp[] = [
+  /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*[(<]/,
+  /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::\s*[^=]+)?=>)/,
+  /\bfunc\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[(<[]/,
+  /\bfn\s+([A-Za-z_]\w*)/,
+  /\b(?:fun|def)\s+([A-Za-z_][\w]*)\s*[(<[]/,
+  /^\s*(?:(?:public|private|protected|static|async|override|readonly|abstract|final|internal|open|suspend)\s+)*([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?\([^)]*\)\s*(?::[^=]+)?=>\s*\{/,
+  /^\s*(?:(?:public|private|protected|static|async|override|abstract|final|internal|open|suspend|get|set)\s+)*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^{=;]+)?\s*\{/,
+];
+
+/** Lines that can open a named function; everything else skips the opener regexes (a cold hook path). */
+const MAYBE_OPENER = /function|=>|\bfunc?\s|\bfn\s|\bdef\s|\([^)]*\).*\{/;
+
+type Span = { name: string; line: number; start: number; end: number };
+
+/** For every `{` of the code, the index of its matching `}` (one pass; unmatched ⇒ absent). */
+function braceMatches(code: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = code.indexOf("{"), j = code.indexOf("}"); i >= 0 || j >= 0; ) {
+    if (i >= 0 && (j < 0 || i < j)) {
+      open.push(i);
+      i = code.indexOf("{", i + 1);
+    } else {
+      const from = open.pop();
+      if (from !== undefined) pairs.set(from, j);
+      j = code.indexOf("}", j + 1);
+    }
+  }
+  return pairs;
+}
+
+/** Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`. */
+function braceFunctions(lines: readonly string[]): Span[] {
+  const code = neutralize(lines.join("\n"));
+  const codeLines = code.split("\n");
+  const lineStarts: number[] = [];
+  let offset = 0;
+  for (const line of codeLines) {
+    lineStarts.push(offset);
+    offset += line.length + 1;
+  }
+  const lineOf = (index: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] as number) <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const pairs = braceMatches(code);
+  const spans: Span[] = [];
+  codeLines.forEach((line, index) => {
+    if (!MAYBE_OPENER.test(line)) return;
+    let name: string | undefined;
+    let at = 0;
+    for (const opener of OPENERS) {
+      const match = opener.exec(line);
+      if (match && !CONTROL_WORDS.has(match[1] as string)) {
+        name = match[1] as string;
+        at = match.index;
+        break;
+      }
+    }
+    if (!name) return;
+    const limit = lineStarts[Math.min(index + 25, lineStarts.length - 1)] as number;
+    const stop = index + 25 < lineStarts.length ? limit : code.length;
+    let depth = 0;
+    for (let c = (lineStarts[index] as number) + at; c < stop; c++) {
+      const ch = code[c];
+      if (ch === "(") depth++;
+      else if (ch === ")") depth--;
+      else if (ch === ";" && depth === 0) return;
+      else if (ch === "{" && depth === 0) {
+        const close = pairs.get(c);
+        if (close !== undefined) spans.push({ name, line: index + 1, start: lineOf(c) + 1, end: lineOf(close) });
+        return;
+      }
+    }
+  });
+  return spans;
+}
+
+/** Indentation languages: `def name` to the last deeper-indented line (Ruby `end` at the same indent included). */
+function indentFunctions(lines: readonly string[]): Span[] {
+  const spans: Span[] = [];
+  const indent = (line: string) => line.length - line.trimStart().length;
+  lines.forEach((line, index) => {
+    const match = /^(\s*)def\s+([A-Za-z_][\w.]*[?!]?)/.exec(line);
+    if (!match) return;
+    const base = (match[1] as string).length;
+    let last = index;
+    for (let l = index + 1; l < lines.length; l++) {
+      const text = lines[l] as string;
+      if (text.trim() === "") continue;
+      if (indent(text) > base) last = l;
+      else {
+        if (indent(text) === base && text.trim() === "end") last = l;
+        break;
+      }
+    }
+    spans.push({ name: match[2] as string, line: index + 1, start: index + 1, end: last + 1 });
+  });
+  return spans;
+}
+
+export function checkFunctionSize(file: CheckFile, options: CheckOptions): Finding[] {
+  if (file.lines.length === 0 || isSizeExempt(file.rel)) return [];
+  const ext = extensionOf(file.rel);
+  const flags = logicLineFlags(file.lines, ext);
+  const spans = INDENT_EXTS.has(ext) ? indentFunctions(file.lines) : braceFunctions(file.lines);
+  const limit = options.maxFunctionLines;
+  const out: Finding[] = [];
+  for (const span of spans) {
+    const count = countLogic(flags, span.start, span.end);
+    if (count <= limit) continue;
+    const summary = `\`${span.name}\` has ${count} logic lines (limit ${limit})`;
+    out.push({
+      category: "FUNCTION_SIZE",
+      severity: "HIGH",
+      message: summary,
+      summary,
+      file: file.reportFile,
+      line: span.line,
+      token: span.name,
+      scope: "file",
+      snippet: (file.lines[span.line - 1] ?? "").trim().slice(0, 200),
+    });
+  }
+  return out;
+}

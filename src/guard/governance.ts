@@ -1,0 +1,60 @@
+import { parseList } from "../rules/frontmatter.ts";
+import { isReadme, listMarkdown } from "../rules/load.ts";
+
+/** Spec 6.9 governance discovery: documents that declare a deterministic checker (`enforcement:`). */
+
+export const EDIT_TIME_CHECKERS = ["source-code-language", "no-native-dialogs", "file-size", "function-size"] as const;
+export type CheckerId = (typeof EDIT_TIME_CHECKERS)[number];
+
+export type GovernanceDoc = {
+  rel: string;
+  /** Frontmatter `name` ‖ basename without `.md` (the baseline's `rule`). */
+  name: string;
+  authority: "binding" | "advisory";
+  checkers: CheckerId[];
+  agents: string[];
+  patterns: string[];
+  maxFileLines: number | null;
+  maxFunctionLines: number | null;
+  text: string;
+};
+
+const SURFACES: ReadonlyArray<{ dir: string; authority: GovernanceDoc["authority"] }> = [
+  { dir: ".aioson/rules", authority: "binding" },
+  { dir: ".aioson/docs", authority: "advisory" },
+  { dir: ".aioson/skills/process", authority: "advisory" },
+];
+
+function positive(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+export function discoverGovernance(root: string): GovernanceDoc[] {
+  const out: GovernanceDoc[] = [];
+  for (const { dir, authority } of SURFACES) {
+    for (const doc of listMarkdown(root, dir, true).docs) {
+      if (isReadme(doc.name)) continue;
+      if (doc.rel.slice(dir.length + 1).split("/").some((part) => part.startsWith("_"))) continue;
+      const data = doc.frontmatter.data;
+      const checkers = parseList(data.enforcement).filter((id): id is CheckerId => (EDIT_TIME_CHECKERS as readonly string[]).includes(id));
+      out.push({
+        rel: doc.rel,
+        name: data.name?.trim() || doc.name.replace(/\.md$/i, ""),
+        authority,
+        checkers,
+        agents: parseList(data.agents).map((a) => a.toLowerCase().replace(/^@/, "")),
+        patterns: parseList(data.paths ?? data.globs),
+        maxFileLines: positive(data.max_file_lines),
+        maxFunctionLines: positive(data.max_function_lines),
+        text: doc.text,
+      });
+    }
+  }
+  return out;
+}
+
+export function appliesToAgent(doc: GovernanceDoc, agent: string): boolean {
+  return doc.agents.length === 0 || doc.agents.includes("all") || doc.agents.includes(agent);
+}

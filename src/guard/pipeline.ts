@@ -1,0 +1,141 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
+import { matchPath } from "../brief/match.ts";
+import { dbPath } from "../store/paths.ts";
+import { resolveGuardAgent } from "./agent.ts";
+import { ruleConstraints } from "./constraints.ts";
+import type { ViolationBlock } from "./enforce.ts";
+import { formatInjection, type VocabularyBlock } from "./format.ts";
+import type { JevReport } from "./jev.ts";
+import { judgedKind, surfaceKinds } from "./kinds.ts";
+import { afterContent, lf, pendingWrite, type PendingWrite } from "./pending.ts";
+
+/** Spec 6.2: the context:guard pipeline, from a harness event to the wire payload. */
+
+export type GuardInput = {
+  root: string | null;
+  event: Record<string, unknown> | null;
+  agentOption: string | undefined;
+  env: Record<string, string | undefined>;
+  jev: boolean;
+};
+
+export type WirePayload = Record<string, never> | { hookSpecificOutput: { hookEventName: "PreToolUse"; additionalContext: string } };
+
+export type GuardResult = {
+  payload: WirePayload;
+  rules: string[];
+  confidence: Confidence | null;
+  agent: string | null;
+};
+
+const EMPTY: GuardResult = { payload: {}, rules: [], confidence: null, agent: null };
+const STRONG = /(?:^|; )(?:triggers|paths|entities|aliases|task_types):/;
+const SALIENT = /(?:^|; )(?:entities|aliases):/;
+/** Spec 6.10 default, repeated here so that a guard that never judges does not load the judge. */
+const DEFAULT_MIN_NOUL = 0.6;
+const CONFIDENCE_RANK: Readonly<Record<Confidence, number>> = { low: 0, medium: 1, high: 2 };
+/** Files larger than this are not read for the before/after comparison. */
+const MAX_BEFORE_BYTES = 4 * 1024 * 1024;
+
+/** Spec 6.4: the artifact's own name and text, never a keyword list the model wrote. */
+export function deriveQuery(file: string, content: string): string {
+  const name = basename(file.replaceAll("\\", "/")).replace(/\.[^.]*$/, "").replace(/[_-]+/g, " ");
+  return `${name} ${content.slice(0, 4_000)}`.trim();
+}
+
+/** Spec 6.6: the five filters. */
+export function passesFilters(item: BriefItem, confidence: Confidence, file: string, rel: string, surfaces: readonly string[]): boolean {
+  if (item.surface !== "rules" || !STRONG.test(item.reason)) return false;
+  if (CONFIDENCE_RANK[confidence] < CONFIDENCE_RANK.medium) return false;
+  const { patterns, guardSurfaces, guard } = item.candidate;
+  const raw = file.replaceAll("\\", "/");
+  if (patterns.length > 0 && !patterns.some((pattern) => matchPath(raw, pattern) || matchPath(rel, pattern))) return false;
+  if (guardSurfaces.length > 0 && !guardSurfaces.some((kind) => surfaces.includes(kind))) return false;
+  return SALIENT.test(item.reason) || guard;
+}
+
+function readBefore(abs: string): string | null {
+  try {
+    if (!existsSync(abs)) return null;
+    if (statSync(abs).size > MAX_BEFORE_BYTES) return null;
+    return lf(readFileSync(abs, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+async function violationsOf(root: string, write: PendingWrite, rel: string, agent: string): Promise<ViolationBlock[]> {
+  const kind = judgedKind(rel);
+  if (!kind || !write.file) return [];
+  const abs = join(root, ...rel.split("/"));
+  const before = readBefore(abs);
+  const after = afterContent(write, before);
+  if (after === null) return [];
+  const { enforce } = await import("./enforce.ts");
+  return enforce({ root, rel, kind, before, after, agent });
+}
+
+export async function runGuard(input: GuardInput): Promise<GuardResult> {
+  const { root, event } = input;
+  if (!root || !event) return EMPTY;
+  const write = pendingWrite(event);
+  if (!write) return EMPTY;
+  const agent = await resolveGuardAgent({ option: input.agentOption, eventAgent: write.eventAgent, env: input.env.AIOSON_AGENT, root });
+  // Rules govern the project: a write outside it (a temp file, another checkout) is none of their business.
+  const rel = write.file ? insideProject(root, write.file) : "";
+  if (rel === null) return { ...EMPTY, agent };
+  const query = deriveQuery(write.file, write.content);
+  if (!query) return { ...EMPTY, agent };
+  const brief = buildBrief({ root, agent, mode: "executing", task: query, paths: write.file ? [write.file] : [] });
+  const surfaces = surfaceKinds(write.file, write.content);
+  const picked = brief.mustLoad.filter((item) => passesFilters(item, brief.confidence, write.file, rel, surfaces));
+  const vocabulary: VocabularyBlock[] = picked.map((item) => ({ path: item.path, ...ruleConstraints(item.candidate.doc.text, brief.stack) }));
+  const violations = await violationsOf(root, write, rel, agent);
+  const owners = new Set(violations.map((block) => block.owner.rel));
+  let jevReport: JevReport;
+  let kept = vocabulary;
+  const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
+  // No models file means no judge: answer that without loading the judge module.
+  const askJudge = input.jev && judged.length > 0 && existsSync(join(root, "aioson-models.json"));
+  if (askJudge) {
+    const { judge } = await import("./jev.ts");
+    const descriptions = new Map(picked.map((item) => [item.path, item.candidate.description]));
+    const verdict = await judge({
+      root,
+      sessionId: write.sessionId,
+      rel,
+      content: write.content,
+      rules: judged.map((block) => ({ path: block.path, description: descriptions.get(block.path) ?? "", constraints: block.constraints })),
+      env: input.env,
+    });
+    jevReport = verdict.report;
+    kept = vocabulary.filter((block) => !verdict.drop.has(block.path));
+  } else {
+    const status = !input.jev ? "disabled" : judged.length === 0 ? "nothing_to_judge" : "unconfigured";
+    jevReport = { status, judged: 0, dropped: 0, min_noul: DEFAULT_MIN_NOUL };
+  }
+  const ownerText = new Map(violations.map((block) => [block.owner.rel, block.owner.text]));
+  const injection = formatInjection(write.file, rel, kept, violations, (path) => ruleConstraints(ownerText.get(path) ?? "", brief.stack).constraints);
+  if (!injection) return { ...EMPTY, agent, confidence: brief.confidence };
+  if (existsSync(dbPath(root))) {
+    const { recordInjection } = await import("./record.ts");
+    recordInjection(root, {
+      agent,
+      tool: write.tool,
+      rel,
+      sessionId: write.sessionId,
+      rules: injection.rules,
+      violations,
+      confidence: brief.confidence,
+      jev: jevReport,
+    });
+  }
+  return {
+    payload: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: injection.text } },
+    rules: injection.rules,
+    confidence: brief.confidence,
+    agent,
+  };
+}

@@ -1,0 +1,18 @@
+/** Argument definitions and helpers shared by the install-family commands. */
+import { printJson, printLines } from "../core/output.ts";
+
+export const dirArg = { type: "positional", required: false, description: "Project directory (default: cwd)" } as const;
+export const toolArg = { type: "string", description: "claude|codex|antigravity|opencode|all or a comma list" } as const;
+export const dryRunArg = { type: "boolean", alias: "d", default: false, description: "Print what would change; touch nothing" } as const;
+export const jsonArg = { type: "boolean", alias: "j", default: false, description: "Print one JSON document" } as const;
+
+export function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Prints human lines or the JSON result, and sets the exit status of spec 0.3. */
+export function finish(report: { lines: readonly string[]; result: { ok: boolean; exitCode?: number } }, json: boolean): void {
+  if (json) printJson(report.result);
+  else printLines(report.lines);
+  process.exitCode = report.result.exitCode ?? (report.result.ok ? 0 : 1);
+}

@@ -1,0 +1,464 @@
+/**
+ * `hooks:doctor`: for each harness, read the installed config and run each of our handlers exactly as the harness
+ * would (its command string through its shell, a synthetic payload on stdin, inside a temporary project), then check
+ * that the event landed. Every problem comes with a fix.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { VERSION } from "../core/version.ts";
+import { dbPath } from "../store/paths.ts";
+import { isOurCommand, subcommandOf } from "./commands.ts";
+import { antigravityHandlers } from "./antigravity.ts";
+import { claudeHandlers } from "./claude.ts";
+import { codexHandlers } from "./codex.ts";
+import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
+import * as paths from "./paths.ts";
+import { isOurPlugin, opencodePluginSource, pluginAgent } from "./opencode-plugin.ts";
+import { migrateStore } from "./project-init.ts";
+import type { HandlerSpec, ToolName } from "./types.ts";
+import { readJsonForMerge } from "./write.ts";
+
+export type Severity = "error" | "warning" | "info";
+export type Issue = { code: string; severity: Severity; tool?: string; message: string; fix: string };
+export type HandlerCheck = { event: string; matcher?: string; command: string; exitCode: number | null; ms: number; landed: boolean | null; ok: boolean };
+export type HarnessReport = { tool: string; path: string; installed: boolean; handlers: HandlerCheck[] };
+export type DoctorResult = {
+  ok: boolean;
+  binary: { self: string; onPath: string[]; version: string };
+  harnesses: HarnessReport[];
+  antigravityLocations?: { path: string; exists: boolean; ours: boolean; hasAioson: boolean }[];
+  issues: Issue[];
+  exitCode: number;
+};
+
+export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string };
+
+const RUN_TIMEOUT_MS = 15_000;
+const MAX_TIMEOUT_SECONDS = 600;
+const LEGACY = new Set(["live:start", "agent:done"]);
+
+/** Every `aioson` executable on a PATH, in PATH order (Windows: PATHEXT variants). */
+export function aiosonOnPath(pathValue: string | undefined): string[] {
+  const names = process.platform === "win32" ? ["aioson.exe", "aioson.cmd", "aioson.bat", "aioson"] : ["aioson"];
+  const found: string[] = [];
+  for (const dir of (pathValue ?? "").split(delimiter).filter(Boolean)) {
+    for (const name of names) {
+      const candidate = join(dir, name);
+      try {
+        if (statSync(candidate).isFile() && !found.includes(candidate)) found.push(candidate);
+      } catch {
+        // not there
+      }
+    }
+  }
+  return found;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function versionOf(binary: string, env: paths.Env): string | null {
+  try {
+    const result = Bun.spawnSync([binary, "--version"], { env: env as Record<string, string>, stdout: "pipe", stderr: "ignore", timeout: RUN_TIMEOUT_MS });
+    return /aioson\s+(\S+)/.exec(result.stdout.toString())?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string[] } {
+  const onPath = aiosonOnPath(request.env.PATH ?? request.env.Path);
+  const issues: Issue[] = [];
+  const self = real(request.selfPath);
+  if (onPath.length === 0) {
+    issues.push({
+      code: "binary_not_on_path", severity: "error",
+      message: "`aioson` is not on the PATH the harnesses see: every hook runs `aioson …` and silently does nothing.",
+      fix: `Put the binary on the PATH, e.g. ln -s ${self} /usr/local/bin/aioson (Windows: add its folder to the user PATH), then restart the harness.`,
+    });
+    return { issues, onPath };
+  }
+  const first = onPath[0] as string;
+  const selfIndex = onPath.findIndex((p) => real(p) === self);
+  if (selfIndex > 0) {
+    issues.push({
+      code: "different_binary_first", severity: "error",
+      message: `A different aioson comes earlier on PATH: ${first} (this one is ${onPath[selfIndex]}).`,
+      fix: `Remove or rename ${first}, or put ${onPath[selfIndex]}'s folder before it on PATH.`,
+    });
+  }
+  if (real(first) !== self) {
+    const version = versionOf(first, request.env);
+    if (version !== VERSION) {
+      issues.push({
+        code: "version_mismatch", severity: "error",
+        message: `The aioson the hooks run (${first}) is version ${version ?? "unknown"}, this one is ${VERSION}.`,
+        fix: `Update or replace ${first} so that both are ${VERSION}, then run: aioson hooks:install`,
+      });
+    }
+  }
+  return { issues, onPath };
+}
+
+function configFor(tool: ToolName, request: DoctorRequest): { tool: string; path: string }[] {
+  if (tool === "claude") return [{ tool, path: paths.claudeSettingsPath(request.env) }];
+  if (tool === "codex") return [{ tool, path: paths.codexHooksPath(request.env) }];
+  if (tool === "antigravity") return [
+    { tool: "antigravity global", path: paths.antigravityGlobalPath(request.env) },
+    { tool: "antigravity workspace", path: paths.antigravityWorkspacePath(request.dir) },
+  ];
+  return [{ tool, path: paths.opencodePluginPath(request.env) }];
+}
+
+/** A harness-shaped payload for one event (Claude/Codex field names). */
+export function syntheticPayload(event: string, matcher: string | undefined, project: string, sessionId: string): Record<string, unknown> {
+  const base = { hook_event_name: event, session_id: sessionId, cwd: project, transcript_path: "" };
+  const file = join(project, "doctor-check.txt");
+  const tool = (matcher ?? "").split("|")[0] || "Write";
+  switch (event) {
+    case "PreToolUse":
+      return { ...base, tool_name: "Write", tool_input: { file_path: file, content: "doctor" } };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      if (tool === "Bash") return { ...base, tool_name: "Bash", tool_input: { command: "echo aioson-doctor" }, tool_response: { stdout: "aioson-doctor", stderr: "", exit_code: event === "PostToolUse" ? 0 : 1 }, ...(event === "PostToolUseFailure" ? { error: "exit 1" } : {}) };
+      if (tool === "apply_patch") return { ...base, tool_name: "apply_patch", tool_input: { command: `*** Begin Patch\n*** Add File: doctor-check.txt\n+doctor\n*** End Patch` }, tool_response: "Success" };
+      if (tool === "Task") return { ...base, tool_name: "Task", tool_input: { description: "aioson doctor check", prompt: "check" }, tool_response: {} };
+      return { ...base, tool_name: tool, tool_input: { file_path: file, content: "doctor" }, tool_response: { success: true } };
+    case "UserPromptSubmit":
+      // Only an agent activation is recorded (a prompt's text never is).
+      return { ...base, prompt: "/aioson:agent:dev aioson hooks:doctor check" };
+    case "Stop":
+      return { ...base, stop_hook_active: false, last_assistant_message: "aioson hooks:doctor check" };
+    case "PreCompact":
+      return { ...base, trigger: "manual", custom_instructions: "" };
+    case "SessionStart":
+      return { ...base, source: "compact" };
+    case "SessionEnd":
+      return { ...base, reason: "other" };
+    default:
+      return base;
+  }
+}
+
+function countEvents(project: string): number {
+  const db = new Database(dbPath(project), { readonly: true });
+  try {
+    const a = db.query("SELECT count(*) AS n FROM execution_events").get() as { n: number };
+    const b = db.query("SELECT count(*) AS n FROM agent_events").get() as { n: number };
+    return a.n + b.n;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The harness's shell: POSIX `sh -c`; on Windows `cmd.exe /d /s /c` for a `commandWindows` (Codex), and Git Bash for a
+ * POSIX-only command (Claude Code runs hooks through Git Bash on Windows).
+ */
+function harnessShell(command: string, commandWindows: string | undefined, env: paths.Env): string[] {
+  if (process.platform !== "win32") return ["/bin/sh", "-c", command];
+  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: env.PATH ?? env.Path ?? "" }) : null;
+  if (bash) return [bash, "-c", command];
+  return [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`];
+}
+
+/** The handler without its error-silencing tail, as a person would type it in the same shell. */
+function byHand(command: string, commandWindows: string | undefined): string {
+  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${commandWindows.replace(/ 2>nul & exit \/b 0$/, "")}`;
+  return `echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}`;
+}
+
+/** A throwaway project for the probe runs (one per harness, like one session). */
+function probeProject(): string {
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "aioson-doctor-")));
+  mkdirSync(join(project, ".aioson"));
+  writeFileSync(join(project, ".aioson", "config.md"), "# aioson hooks:doctor probe\n");
+  migrateStore(project);
+  return project;
+}
+
+/** Runs one handler through the harness's shell in `project`; `landed` only for hooks:emit (the others do not record). */
+function runHandler(project: string, command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+  const before = countEvents(project);
+  const payload = JSON.stringify(syntheticPayload(event, matcher, project, `aioson-doctor-${process.pid}`));
+  const started = performance.now();
+  const result = Bun.spawnSync(harnessShell(command, commandWindows, env), {
+    cwd: project,
+    env: { ...(env as Record<string, string>), PWD: project },
+    stdin: new TextEncoder().encode(payload),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: RUN_TIMEOUT_MS,
+    windowsVerbatimArguments: true,
+  });
+  const ms = Math.round(performance.now() - started);
+  const exitCode = result.exitCode;
+  const isEmit = subcommandOf(command) === "hooks:emit";
+  const landed = isEmit ? countEvents(project) > before : null;
+  let validOutput = true;
+  const out = result.stdout.toString().trim();
+  if (out && !isEmit) {
+    try {
+      JSON.parse(out);
+    } catch {
+      validOutput = false;
+    }
+  }
+  return { event, matcher, command, exitCode, ms, landed, ok: exitCode === 0 && landed !== false && validOutput };
+}
+
+/** What this version would write for a harness, given what is installed (same agents, guard kept or not). */
+function expectedSpecs(tool: string, hooks: unknown, found: readonly FoundHandler[]): HandlerSpec[] {
+  const { telemetry, guard } = installedAgents(hooks);
+  const options = { agent: telemetry ?? "dev", guardAgent: guard ?? "auto", guard: guard !== null };
+  const harness = tool.split(" ")[0];
+  if (harness === "claude") return claudeHandlers(options);
+  if (harness === "codex") return codexHandlers(options);
+  if (harness === "antigravity") return antigravityHandlers(options);
+  return found.map(specOf);
+}
+
+/** Installed-vs-expected difference, as `event (matcher)` labels; guard:* hooks are optional and not compared. */
+function driftFromCurrent(tool: string, hooks: unknown, found: readonly FoundHandler[]): { missing: string[]; unexpected: string[] } {
+  const label = (spec: HandlerSpec) => `${spec.event}${spec.matcher ? ` (${spec.matcher})` : ""}`;
+  const core = found.filter(({ handler }) => !(subcommandOf(String(handler.command ?? "")) ?? "").startsWith("guard:"));
+  const installed = core.map((f) => ({ spec: specOf(f), json: f.handler }));
+  const expected = expectedSpecs(tool, hooks, found);
+  const matches = (spec: HandlerSpec, item: { spec: HandlerSpec; json: unknown }) =>
+    item.spec.event === spec.event && item.spec.matcher === spec.matcher && jsonEqual(item.json, handlerJson(spec));
+  return {
+    missing: expected.filter((spec) => !installed.some((item) => matches(spec, item))).map(label),
+    unexpected: installed.filter((item) => !expected.some((spec) => matches(spec, item))).map((item) => label(item.spec)),
+  };
+}
+
+const snake = (event: string) => event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+
+/** Codex trust entries recorded in `<codex home>/config.toml` (`[hooks.state."<file>:<event>:<g>:<h>"]` with trusted_hash). */
+function codexTrustedKeys(env: paths.Env): Set<string> {
+  const keys = new Set<string>();
+  let text = "";
+  try {
+    text = readFileSync(join(paths.codexDir(env), "config.toml"), "utf8");
+  } catch {
+    return keys;
+  }
+  let current: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[hooks\.state\."(.*)"\]\s*$/.exec(line);
+    if (header) current = header[1] ?? null;
+    else if (/^\s*\[/.test(line)) current = null;
+    else if (current && /^\s*trusted_hash\s*=/.test(line)) keys.add(current);
+  }
+  return keys;
+}
+
+/** Our Codex handlers without a trust entry (keys index groups and handlers inside each event array). */
+function untrustedCodexHooks(path: string, hooks: unknown, env: paths.Env): string[] {
+  const trusted = codexTrustedKeys(env);
+  const untrusted: string[] = [];
+  if (!isPlainObject(hooks)) return untrusted;
+  for (const [event, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry, g) => {
+      const handlers = isPlainObject(entry) && Array.isArray(entry.hooks) ? entry.hooks : [];
+      handlers.forEach((handler, h) => {
+        if (isOurHandler(handler) && !trusted.has(`${path}:${snake(event)}:${g}:${h}`)) untrusted.push(`${event}#${g}.${h}`);
+      });
+    });
+  }
+  return untrusted;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+}
+
+/**
+ * Runs our handlers of one harness in one probe project, in file order with SessionEnd last (it closes what the
+ * others opened), collecting per-handler checks and issues.
+ */
+function probeHandlers(tool: string, ours: readonly FoundHandler[], request: DoctorRequest, issues: Issue[], report: HarnessReport, reinstall: string): void {
+  const ordered = [...ours].sort((a, b) => Number(a.event === "SessionEnd") - Number(b.event === "SessionEnd"));
+  let project: string | null = null;
+  try {
+    for (const { event, matcher, handler } of ordered) {
+      const command = typeof handler.command === "string" ? handler.command : "";
+      const commandWindows = typeof handler.commandWindows === "string" ? handler.commandWindows : undefined;
+      const sub = subcommandOf(command);
+      if (sub && LEGACY.has(sub)) {
+        issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
+        continue;
+      }
+      if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
+        issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
+      }
+      project ??= probeProject();
+      const check = runHandler(project, command, commandWindows, event, matcher, request.env);
+      report.handlers.push(check);
+      if (!check.ok) {
+        const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
+        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(command, commandWindows)}` });
+      }
+    }
+  } finally {
+    if (project) rmSync(project, { recursive: true, force: true });
+  }
+}
+
+function checkJsonHarness(tool: string, path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
+  const report: HarnessReport = { tool, path, installed: false, handlers: [] };
+  const read = readJsonForMerge(path);
+  const reinstall = `aioson hooks:install --tool=${tool.split(" ")[0]}`;
+  if (read.state === "missing") return report;
+  if (read.state === "invalid") {
+    issues.push({ code: "config_invalid", severity: "error", tool, message: `${path} does not parse as JSON (a trailing comma?): the harness ignores it, so no hook runs.`, fix: `Fix the JSON syntax in ${path}, then run: ${reinstall}` });
+    return report;
+  }
+  if (read.state === "unreadable") {
+    issues.push({ code: "config_unreadable", severity: "error", tool, message: `${path} could not be read (${read.code}).`, fix: `Check the file's permissions, then run: aioson hooks:doctor` });
+    return report;
+  }
+  const ours = allHandlers(read.data.hooks).filter(({ handler }) => isOurCommand(handler.command) || isOurCommand(handler.commandWindows));
+  report.installed = ours.length > 0;
+  const untrusted = tool === "codex" ? untrustedCodexHooks(path, read.data.hooks, request.env) : [];
+  probeHandlers(tool, ours, request, issues, report, reinstall);
+  const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
+  if (drift.missing.length + drift.unexpected.length > 0 && !issues.some((i) => i.tool === tool && i.code === "stale_handlers")) {
+    const parts = [drift.missing.length ? `missing ${drift.missing.join(", ")}` : "", drift.unexpected.length ? `not written by this version: ${drift.unexpected.join(", ")}` : ""].filter(Boolean);
+    issues.push({ code: "stale_handlers", severity: "error", tool, message: `The AIOSON hooks in ${path} were written by another version (${parts.join("; ")}).`, fix: reinstall });
+  }
+  if (untrusted.length > 0) {
+    issues.push({ code: "codex_untrusted", severity: "warning", tool, message: `${untrusted.length} AIOSON hook(s) in ${path} have no recorded trust: Codex skips them until reviewed.`, fix: "Open Codex and run /hooks once to trust them (automation: codex --dangerously-bypass-hook-trust)." });
+  }
+  const times = report.handlers.map((h) => h.ms);
+  if (times.length > 0 && median(times) > request.slowMs) {
+    issues.push({ code: "hooks_slow", severity: "warning", tool, message: `Median hook latency ${median(times)} ms (over ${request.slowMs} ms): every tool call waits for it.`, fix: "Check antivirus/real-time scanning of the binary and the project's .aioson/runtime; keep the binary on a local disk." });
+  }
+  return report;
+}
+
+/**
+ * OpenCode: the plugin must be ours and current; its calls are then probed the way the plugin makes them (the binary
+ * from AIOSON_BIN or PATH, spawned directly with an argument array, the payload on stdin).
+ */
+function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
+  const report: HarnessReport = { tool: "opencode", path, installed: false, handlers: [] };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return report;
+  }
+  report.installed = isOurPlugin(text);
+  if (!report.installed) {
+    issues.push({ code: "plugin_foreign", severity: "warning", tool: "opencode", message: `${path} exists but was not written by AIOSON.`, fix: "Rename that plugin, then run: aioson hooks:install --tool=opencode" });
+    return report;
+  }
+  const agent = pluginAgent(text) ?? "dev";
+  if (text !== opencodePluginSource(agent)) {
+    issues.push({ code: "stale_handlers", severity: "error", tool: "opencode", message: `${path} was written by another version of aioson.`, fix: "aioson hooks:install --tool=opencode, then restart OpenCode" });
+  }
+  const custom = (request.env.AIOSON_BIN ?? "").trim();
+  const bin = custom ? custom.split(/\s+/) : ["aioson"];
+  const project = probeProject();
+  try {
+    const before = countEvents(project);
+    const payload = JSON.stringify({ ...syntheticPayload("PostToolUse", "Write", project, `aioson-doctor-${process.pid}`), cwd: project });
+    const started = performance.now();
+    let exitCode: number | null = null;
+    try {
+      const result = Bun.spawnSync([...bin, "hooks:emit", project, `--agent=${agent}`, "--source=opencode"], {
+        cwd: project, env: request.env as Record<string, string>, stdin: new TextEncoder().encode(payload), stdout: "ignore", stderr: "ignore", timeout: RUN_TIMEOUT_MS,
+      });
+      exitCode = result.exitCode;
+    } catch {
+      exitCode = null; // the binary could not be started at all
+    }
+    const landed = countEvents(project) > before;
+    const check: HandlerCheck = { event: "tool.execute.after", command: `${bin.join(" ")} hooks:emit <root> --agent=${agent} --source=opencode`, exitCode, ms: Math.round(performance.now() - started), landed, ok: exitCode === 0 && landed };
+    report.handlers.push(check);
+    if (!check.ok) {
+      issues.push({ code: "event_not_landed", severity: "error", tool: "opencode", message: `The plugin's call (${check.command}) ${exitCode === null ? "could not start" : landed ? `exited with ${exitCode}` : "recorded nothing"}.`, fix: custom ? "Check AIOSON_BIN (a command without spaces in its path) in OpenCode's environment." : "Put aioson on OpenCode's PATH, or set AIOSON_BIN in its environment." });
+    }
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+  return report;
+}
+
+function antigravityLocations(request: DoctorRequest, issues: Issue[]): DoctorResult["antigravityLocations"] {
+  const list = paths.antigravityKnownLocations(request.env, request.dir).map((loc) => {
+    let hasAioson = false;
+    const read = loc.exists ? readJsonForMerge(loc.path) : null;
+    if (read && read.state === "ok") hasAioson = allHandlers(read.data.hooks).some(({ handler }) => isOurCommand(handler.command));
+    return { ...loc, hasAioson };
+  });
+  for (const loc of list) {
+    if (!loc.ours && loc.exists && !loc.hasAioson) {
+      issues.push({ code: "antigravity_other_location", severity: "warning", tool: "antigravity", message: `${loc.path} exists: some Antigravity builds read hooks there, and it has no AIOSON hooks.`, fix: `If your Antigravity build reads ${loc.path}, copy the "hooks" of ${paths.antigravityGlobalPath(request.env)} into it.` });
+    }
+  }
+  return list;
+}
+
+export function runDoctor(request: DoctorRequest): DoctorResult {
+  const issues: Issue[] = [];
+  const binary = binaryIssues(request);
+  issues.push(...binary.issues);
+  const listed = request.tool && request.tool !== "all" ? (request.tool.split(",").map((t) => t.trim().toLowerCase()) as ToolName[]) : (["claude", "antigravity", "codex", "opencode"] as ToolName[]);
+  const present = new Set(paths.detectTools(request.env));
+  const harnesses: HarnessReport[] = [];
+  let locations: DoctorResult["antigravityLocations"];
+  for (const tool of listed) {
+    if (!["claude", "antigravity", "codex", "opencode"].includes(tool)) continue;
+    for (const { tool: label, path } of configFor(tool, request)) {
+      const report = tool === "opencode" ? checkPlugin(path, request, issues) : checkJsonHarness(label, path, request, issues);
+      harnesses.push(report);
+    }
+    if (tool === "antigravity") locations = antigravityLocations(request, issues);
+    const installed = harnesses.some((h) => h.tool.startsWith(tool) && h.installed);
+    if (present.has(tool) && !installed && !issues.some((i) => i.tool?.startsWith(tool) && i.code.startsWith("config_"))) {
+      issues.push({ code: "not_installed", severity: "warning", tool, message: `${tool} is on this machine but has no AIOSON hooks.`, fix: `aioson hooks:install --tool=${tool}` });
+    }
+  }
+  const broken = issues.some((i) => i.severity === "error");
+  return {
+    ok: !broken,
+    binary: { self: request.selfPath, onPath: binary.onPath, version: VERSION },
+    harnesses,
+    ...(locations ? { antigravityLocations: locations } : {}),
+    issues,
+    exitCode: broken ? 1 : 0,
+  };
+}
+
+export function doctorLines(result: DoctorResult): string[] {
+  const lines = ["Hooks Doctor", "─".repeat(50), `  binary: ${result.binary.self} (${result.binary.version}); aioson on PATH: ${result.binary.onPath[0] ?? "none"}`];
+  for (const harness of result.harnesses) {
+    if (!harness.installed && harness.handlers.length === 0) {
+      lines.push(`  · ${harness.tool} — ${harness.path}: ${existsSync(harness.path) ? "no AIOSON hooks" : "not installed"}`);
+      continue;
+    }
+    lines.push(`  ${harness.handlers.every((h) => h.ok) ? "✓" : "✗"} ${harness.tool} — ${harness.path}`);
+    for (const h of harness.handlers) lines.push(`      ${h.ok ? "✓" : "✗"} ${h.event}${h.matcher ? ` (${h.matcher})` : ""} — exit ${h.exitCode ?? "timeout"}, ${h.ms} ms${h.landed === null ? "" : h.landed ? ", event landed" : ", NO event landed"}`);
+  }
+  for (const loc of result.antigravityLocations ?? []) {
+    lines.push(`  · Antigravity location ${loc.path}: ${loc.exists ? "exists" : "absent"}${loc.ours ? " (written by aioson)" : ""}${loc.hasAioson ? ", has AIOSON hooks" : ""}`);
+  }
+  lines.push("─".repeat(50));
+  if (result.issues.length === 0) lines.push("No problems found.");
+  for (const issue of result.issues) {
+    lines.push(`  ${issue.severity === "error" ? "✗" : issue.severity === "warning" ? "⚠" : "·"} ${issue.tool ? `[${issue.tool}] ` : ""}${issue.message}`, `      fix: ${issue.fix}`);
+  }
+  return lines;
+}

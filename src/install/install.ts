@@ -1,0 +1,277 @@
+/**
+ * `hooks:install` / `hooks:uninstall` orchestration (spec 9.1-9.12): which tools, which files, printed lines, result.
+ * Pure of printing: returns lines and a result object; the command files print them.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+import { ANTIGRAVITY_GLOBAL_LABEL, ANTIGRAVITY_WORKSPACE_LABEL, antigravityHandlers } from "./antigravity.ts";
+import { CLAUDE_LABEL, claudeHandlers } from "./claude.ts";
+import { subcommandOf } from "./commands.ts";
+import { CODEX_LABEL, CODEX_TRUST_LINE, codexHandlers } from "./codex.ts";
+import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
+import * as paths from "./paths.ts";
+import { installJsonTarget, installPlugin, resolveAgents, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
+import { TOOLS, isToolName, type HandlerSpec, type ToolName } from "./types.ts";
+import { removeFile } from "./write.ts";
+
+export const RULE = "─".repeat(50);
+
+export type InstallRequest = {
+  dir: string;
+  cwd: string;
+  tool: string | undefined;
+  explicitAgent: string | null;
+  guard: boolean;
+  dryRun: boolean;
+  env: paths.Env;
+  /**
+   * Optional guard hooks per tool (`--with=`). Absent: the guard hooks already installed in each file are kept
+   * (so `init`/`update` never drop them); present: exactly these (a tool missing from the record gets none).
+   */
+  extra?: Partial<Record<ToolName, readonly HandlerSpec[]>>;
+};
+
+export type InstallToolResult = {
+  tool: string;
+  configPath?: string;
+  globalPath?: string;
+  workspacePath?: string;
+  pluginPath?: string;
+  changed: boolean;
+  skipped?: string;
+  error?: string;
+};
+
+export type InstallResult = {
+  ok: boolean;
+  reason?: string;
+  agentName?: string;
+  guardAgent?: string;
+  dryRun: boolean;
+  results: InstallToolResult[];
+  exitCode?: number;
+};
+
+function unknownToolLine(tool: string): string {
+  return `  ⚠ Unknown tool: ${tool} — supported: ${TOOLS.join(", ")}`;
+}
+
+/** `--tool` parsing: absent/`all` ⇒ null (detect); else the comma list, trimmed and lower-cased, in the given order. */
+export function parseToolList(tool: string | undefined): string[] | null {
+  if (tool === undefined || tool.trim() === "" || tool.trim().toLowerCase() === "all") return null;
+  return tool.split(",").map((t) => t.trim().toLowerCase()).filter(Boolean);
+}
+
+/** Shown paths: as configured, the workspace one relative to the cwd when inside it. */
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+const PURPOSES: { label: string; test: (command: string) => boolean }[] = [
+  { label: "context:guard", test: (c) => subcommandOf(c) === "context:guard" },
+  { label: "hooks:emit --then=agent:done", test: (c) => c.includes("--then=agent:done") },
+  { label: "hooks:emit --event=SessionEnd", test: (c) => c.includes("--event=SessionEnd") },
+  { label: "hooks:emit", test: (c) => subcommandOf(c) === "hooks:emit" },
+  { label: "hooks:recap", test: (c) => subcommandOf(c) === "hooks:recap" },
+];
+
+/** Dry-run summary: one line per purpose, events in order with their matchers merged. */
+export function summarize(specs: readonly HandlerSpec[]): string[] {
+  const byLabel = new Map<string, Map<string, string[]>>();
+  for (const spec of specs) {
+    const label = PURPOSES.find((p) => p.test(spec.command))?.label ?? (subcommandOf(spec.command) ?? spec.command);
+    const events = byLabel.get(label) ?? new Map<string, string[]>();
+    const matchers = events.get(spec.event) ?? [];
+    if (spec.matcher) matchers.push(spec.matcher);
+    events.set(spec.event, matchers);
+    byLabel.set(label, events);
+  }
+  return [...byLabel].map(([label, events]) => {
+    const parts = [...events].map(([event, matchers]) => (matchers.length > 0 ? `${event} (${matchers.join("|")})` : event));
+    return `    ${parts.join(", ")} → ${label}`;
+  });
+}
+
+type Processed = { tool: ToolName; outcome: TargetOutcome[]; result: InstallToolResult; lines: string[] };
+
+function processInstall(tool: ToolName, request: InstallRequest, choice: AgentChoice): Processed {
+  const { env, dryRun } = request;
+  const chosen = request.extra === undefined ? undefined : (request.extra[tool] ?? []);
+  const extraFor = (kept: readonly HandlerSpec[]) => chosen ?? kept;
+  if (tool === "claude") {
+    const path = paths.claudeSettingsPath(env);
+    const outcome = installJsonTarget({
+      tool, label: CLAUDE_LABEL, path, display: path, choice, dryRun, summary: summarize,
+      specs: (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }),
+    });
+    return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
+  }
+  if (tool === "codex") {
+    const path = paths.codexHooksPath(env);
+    const outcome = installJsonTarget({
+      tool, label: CODEX_LABEL, path, display: path, choice, dryRun, summary: summarize,
+      specs: (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }),
+    });
+    const lines = [...outcome.lines];
+    if (outcome.changed && !dryRun) lines.push(CODEX_TRUST_LINE);
+    const wrapper = paths.codexWrapperPath(env);
+    if (existsSync(wrapper)) {
+      if (!dryRun) rewriteLegacyWrapper(wrapper);
+      lines.push(obsoleteWrapperLine(wrapper));
+    }
+    return { tool, outcome: [outcome], result: { tool, configPath: path, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines };
+  }
+  if (tool === "antigravity") {
+    const globalPath = paths.antigravityGlobalPath(env);
+    const workspacePath = paths.antigravityWorkspacePath(request.dir);
+    const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
+    const global = installJsonTarget({ tool, label: ANTIGRAVITY_GLOBAL_LABEL, path: globalPath, display: globalPath, choice, dryRun, summary: summarize, specs });
+    const workspace = installJsonTarget({
+      tool, label: ANTIGRAVITY_WORKSPACE_LABEL, path: workspacePath, display: displayPath(workspacePath, request.cwd), choice, dryRun, summary: summarize, specs,
+    });
+    const both = [global, workspace];
+    return {
+      tool,
+      outcome: both,
+      result: {
+        tool, globalPath, workspacePath,
+        changed: both.some((o) => o.changed),
+        skipped: both.find((o) => o.skipped)?.skipped,
+        error: both.find((o) => o.error)?.error,
+      },
+      lines: [...global.lines, ...workspace.lines],
+    };
+  }
+  const pluginPath = paths.opencodePluginPath(env);
+  const outcome = installPlugin(pluginPath, choice, dryRun);
+  return { tool, outcome: [outcome], result: { tool, pluginPath, changed: outcome.changed, skipped: outcome.skipped, error: outcome.error }, lines: outcome.lines };
+}
+
+function footer(processed: readonly Processed[], guard: boolean, agent: string): string[] {
+  const tools = processed.map((p) => p.tool);
+  const lines = ["", "Hooks installed. From now on:"];
+  if (guard && tools.includes("claude")) lines.push("  • Before each file write/edit → context:guard injects salient project-rule constraints");
+  lines.push(
+    "  • Every file write/edit → logged as artifact event",
+    "  • Every bash command → logged as step_done event",
+    "  • /aioson:agent:<name> typed in a session → logged as agent_activated",
+  );
+  const doneTools = tools.filter((t) => t === "claude" || t === "antigravity");
+  if (doneTools.length > 0) lines.push(`  • End of each turn → logged as agent:done (${doneTools.join(", ")})`);
+  if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode")) {
+    lines.push("  • After a compaction → the session checkpoint comes back from the recorded events");
+  }
+  lines.push("", `To verify: aioson live:status . --agent=${agent}`, `To uninstall: aioson hooks:uninstall --tool=${tools.join(",")}`);
+  return lines;
+}
+
+export type Report<T> = { lines: string[]; result: T };
+
+export function runInstall(request: InstallRequest): Report<InstallResult> {
+  const lines: string[] = [];
+  let tools: string[];
+  const listed = parseToolList(request.tool);
+  if (listed === null) {
+    tools = paths.detectTools(request.env);
+    if (tools.length === 0) {
+      lines.push("No supported AI tools detected. Install Claude Code, Antigravity, Codex or OpenCode first.");
+      return { lines, result: { ok: false, reason: "no_tools_detected", dryRun: request.dryRun, results: [] } };
+    }
+    lines.push(`Detected tools: ${tools.join(", ")}`);
+  } else {
+    tools = listed;
+  }
+  const choice: AgentChoice = { explicitAgent: request.explicitAgent };
+  const processed: Processed[] = [];
+  const body: string[] = [];
+  for (const tool of tools) {
+    if (!isToolName(tool)) {
+      body.push(unknownToolLine(tool));
+      continue;
+    }
+    if (processed.some((p) => p.tool === tool)) continue;
+    const done = processInstall(tool, request, choice);
+    processed.push(done);
+    body.push(...done.lines);
+  }
+  const fallback = resolveAgents(choice, { telemetry: null, guard: null });
+  const agent = processed[0]?.outcome[0]?.agent ?? fallback.agent;
+  const guardAgent = processed.find((p) => p.tool === "claude")?.outcome[0]?.guardAgent ?? fallback.guardAgent;
+  lines.push(`Hooks Install — agent: @${agent}${request.dryRun ? " [dry-run]" : ""}`, RULE, ...body, RULE);
+  const anyChange = processed.some((p) => p.result.changed);
+  if (!request.dryRun && anyChange) lines.push(...footer(processed, request.guard, agent));
+  else if (!request.dryRun && processed.length > 0 && processed.every((p) => !p.result.skipped && !p.result.error)) {
+    lines.push("", "Nothing to do: the AIOSON hooks are already installed and up to date.");
+  }
+  const results = processed.map((p) => p.result);
+  const failed = results.some((r) => r.skipped === "invalid-config" || r.skipped === "unreadable" || r.error !== undefined);
+  const result: InstallResult = { ok: true, agentName: agent, guardAgent, dryRun: request.dryRun, results };
+  if (failed) result.exitCode = 1;
+  return { lines, result };
+}
+
+export type UninstallResultEntry =
+  | { tool: string; scope?: "global" | "workspace"; path: string; removed: boolean; skipped?: string; error?: string }
+  | { tool: string; removed: false; reason: "unsupported" };
+
+export type UninstallResult = { ok: boolean; dryRun: boolean; results: UninstallResultEntry[]; exitCode?: number };
+
+export type UninstallRequest = { dir: string; cwd: string; tool: string | undefined; agent: string; dryRun: boolean; env: paths.Env };
+
+function entry(tool: ToolName, outcome: UninstallOutcome, scope?: "global" | "workspace"): UninstallResultEntry {
+  const base = { tool, ...(scope ? { scope } : {}), path: outcome.path, removed: outcome.removed };
+  return { ...base, ...(outcome.skipped ? { skipped: outcome.skipped } : {}), ...(outcome.error ? { error: outcome.error } : {}) };
+}
+
+export function runUninstall(request: UninstallRequest): Report<UninstallResult> {
+  const { env, dryRun } = request;
+  const raw = request.tool === undefined || request.tool.trim() === "" ? ["claude"] : parseToolList(request.tool) ?? [...TOOLS];
+  const body: string[] = [];
+  const results: UninstallResultEntry[] = [];
+  const seen = new Set<string>();
+  for (const tool of raw) {
+    if (seen.has(tool)) continue;
+    seen.add(tool);
+    if (!isToolName(tool)) {
+      body.push(unknownToolLine(tool));
+      results.push({ tool, removed: false, reason: "unsupported" });
+      continue;
+    }
+    if (tool === "claude") {
+      const path = paths.claudeSettingsPath(env);
+      const outcome = uninstallJsonTarget(CLAUDE_LABEL, "settings", path, path, dryRun, false);
+      body.push(...outcome.lines);
+      results.push(entry(tool, outcome));
+    } else if (tool === "codex") {
+      const path = paths.codexHooksPath(env);
+      const outcome = uninstallJsonTarget(CODEX_LABEL, "hooks", path, path, dryRun, false);
+      body.push(...outcome.lines);
+      results.push(entry(tool, outcome));
+      const wrapper = paths.codexWrapperPath(env);
+      if (existsSync(wrapper)) {
+        if (dryRun) body.push(`  [dry-run] Would delete: ${wrapper}`);
+        else {
+          removeFile(wrapper);
+          body.push(`  ✓ Removed obsolete ${wrapper}`);
+        }
+      }
+    } else if (tool === "antigravity") {
+      const globalPath = paths.antigravityGlobalPath(env);
+      const workspacePath = paths.antigravityWorkspacePath(request.dir);
+      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", globalPath, globalPath, dryRun, false);
+      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspacePath, displayPath(workspacePath, request.cwd), dryRun, true);
+      body.push(...global.lines, ...workspace.lines);
+      results.push(entry(tool, global, "global"), entry(tool, workspace, "workspace"));
+    } else {
+      const outcome = uninstallPlugin(paths.opencodePluginPath(env), dryRun);
+      body.push(...outcome.lines);
+      results.push(entry(tool, outcome));
+    }
+  }
+  const lines = [`Hooks Uninstall — agent: @${request.agent}${dryRun ? " [dry-run]" : ""}`, RULE, ...body];
+  const failed = results.some((r) => "path" in r && (r.skipped === "invalid-config" || r.skipped === "unreadable" || r.error !== undefined));
+  const result: UninstallResult = { ok: true, dryRun, results };
+  if (failed) result.exitCode = 1;
+  return { lines, result };
+}

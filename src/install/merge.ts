@@ -1,0 +1,164 @@
+/**
+ * Spec 9.9 merge rules as pure functions over parsed JSON: handler-by-handler ownership, strip, append.
+ * Nothing here touches the file system; `write.ts` turns the result into bytes.
+ */
+import { agentOfCommand, isOurCommand, subcommandOf } from "./commands.ts";
+import type { HandlerSpec, JsonObject } from "./types.ts";
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Handler JSON with the key order of the docs: type, timeout, async, statusMessage, command, commandWindows. */
+export function handlerJson(spec: HandlerSpec): JsonObject {
+  const handler: JsonObject = { type: "command" };
+  if (spec.timeout !== undefined) handler.timeout = spec.timeout;
+  if (spec.async !== undefined) handler.async = spec.async;
+  if (spec.statusMessage !== undefined) handler.statusMessage = spec.statusMessage;
+  handler.command = spec.command;
+  if (spec.commandWindows !== undefined) handler.commandWindows = spec.commandWindows;
+  return handler;
+}
+
+/** The event-array entry for one spec: a group `{matcher?, hooks:[handler]}`, or the bare handler when flat. */
+export function entryJson(spec: HandlerSpec): JsonObject {
+  if (spec.flat) return handlerJson(spec);
+  return spec.matcher === undefined ? { hooks: [handlerJson(spec)] } : { matcher: spec.matcher, hooks: [handlerJson(spec)] };
+}
+
+export function isOurHandler(value: unknown): boolean {
+  return isPlainObject(value) && (isOurCommand(value.command) || isOurCommand(value.commandWindows));
+}
+
+/** Strips our handlers from one event array; returns the same array when nothing was ours. */
+export function stripEventArray(entries: readonly unknown[]): readonly unknown[] {
+  let touched = false;
+  const kept: unknown[] = [];
+  for (const entry of entries) {
+    if (isPlainObject(entry) && Array.isArray(entry.hooks)) {
+      const handlers = entry.hooks.filter((handler) => !isOurHandler(handler));
+      if (handlers.length === entry.hooks.length) kept.push(entry);
+      else {
+        touched = true;
+        if (handlers.length > 0) kept.push({ ...entry, hooks: handlers });
+      }
+    } else if (isOurHandler(entry)) {
+      touched = true;
+    } else {
+      kept.push(entry);
+    }
+  }
+  return touched ? kept : entries;
+}
+
+/**
+ * Strip every event. An event emptied by the strip is dropped; an array the user left empty stays
+ * (so that uninstall gives back the user's bytes). Non-array values are left untouched.
+ */
+export function stripHooks(hooks: JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const [event, value] of Object.entries(hooks)) {
+    if (!Array.isArray(value)) {
+      result[event] = value;
+      continue;
+    }
+    const stripped = stripEventArray(value);
+    if (stripped.length > 0 || value.length === 0) result[event] = stripped;
+  }
+  return result;
+}
+
+/** Install: strip every event, then append our entries at the end of each event array (new events in spec order). */
+export function mergeInstall(config: JsonObject, specs: readonly HandlerSpec[]): JsonObject {
+  const existing = isPlainObject(config.hooks) ? config.hooks : {};
+  const hooks = stripHooks(existing);
+  for (const spec of specs) {
+    const current = hooks[spec.event];
+    // A non-array value is the user's (however odd): never replaced; that event is not installed there.
+    if (current !== undefined && !Array.isArray(current)) continue;
+    hooks[spec.event] = [...(current ?? []), entryJson(spec)];
+  }
+  return { ...config, hooks };
+}
+
+/** Uninstall: strip every event; `hooks` is deleted when the strip leaves it empty. */
+export function mergeUninstall(config: JsonObject): JsonObject {
+  if (!isPlainObject(config.hooks)) return config;
+  const hooks = stripHooks(config.hooks);
+  const result: JsonObject = { ...config, hooks };
+  if (Object.keys(hooks).length === 0 && Object.keys(config.hooks).length > 0) delete result.hooks;
+  return result;
+}
+
+export type FoundHandler = { event: string; matcher: string | undefined; handler: JsonObject; flat: boolean };
+
+/** Every handler object in a hooks tree (grouped and flat), in file order. */
+export function allHandlers(hooks: unknown): FoundHandler[] {
+  const found: FoundHandler[] = [];
+  if (!isPlainObject(hooks)) return found;
+  for (const [event, value] of Object.entries(hooks)) {
+    if (!Array.isArray(value)) continue;
+    for (const entry of value) {
+      if (!isPlainObject(entry)) continue;
+      if (Array.isArray(entry.hooks)) {
+        const matcher = typeof entry.matcher === "string" ? entry.matcher : undefined;
+        for (const handler of entry.hooks) if (isPlainObject(handler)) found.push({ event, matcher, handler, flat: false });
+      } else {
+        found.push({ event, matcher: undefined, handler: entry, flat: true });
+      }
+    }
+  }
+  return found;
+}
+
+export type InstalledAgents = { telemetry: string | null; guard: string | null };
+
+/** Spec 9.2: the agents already installed in a target (telemetry from emit/recap/agent:done/live:start; guard from context:guard). */
+export function installedAgents(hooks: unknown): InstalledAgents {
+  const agents: InstalledAgents = { telemetry: null, guard: null };
+  for (const { handler } of allHandlers(hooks)) {
+    const command = typeof handler.command === "string" ? handler.command : "";
+    if (!isOurCommand(command)) continue;
+    const sub = subcommandOf(command);
+    const agent = agentOfCommand(command);
+    if (!agent) continue;
+    if (sub === "context:guard") agents.guard ??= agent;
+    else if (sub === "hooks:emit" || sub === "hooks:recap" || sub === "agent:done" || sub === "live:start") agents.telemetry ??= agent;
+  }
+  return agents;
+}
+
+/** Order-insensitive structural equality for parsed JSON. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
+  }
+  return false;
+}
+
+/** Spec of a handler found in a file (used to keep optional `guard:*` hooks across reinstalls). */
+export function specOf(found: FoundHandler): HandlerSpec {
+  const { handler } = found;
+  const spec: HandlerSpec = { event: found.event, command: typeof handler.command === "string" ? handler.command : "" };
+  if (found.matcher !== undefined) spec.matcher = found.matcher;
+  if (typeof handler.commandWindows === "string") spec.commandWindows = handler.commandWindows;
+  if (typeof handler.timeout === "number") spec.timeout = handler.timeout;
+  if (typeof handler.async === "boolean") spec.async = handler.async;
+  if (typeof handler.statusMessage === "string") spec.statusMessage = handler.statusMessage;
+  if (found.flat) spec.flat = true;
+  return spec;
+}
+
+/** The optional guard hooks (`aioson guard:<name>`) installed in a hooks tree, as specs. */
+export function installedGuardHooks(hooks: unknown): HandlerSpec[] {
+  return allHandlers(hooks)
+    .filter(({ handler }) => typeof handler.command === "string" && (subcommandOf(handler.command) ?? "").startsWith("guard:"))
+    .map(specOf);
+}

@@ -1,0 +1,181 @@
+/**
+ * The declarative catalogue of the built-in guards, read by `hooks:install --with=<name,…>`: for each guard its
+ * event and matcher in each harness, its timeout, whether it may run async, and the exact command lines.
+ *
+ * Matchers differ because tool names differ (harness-protocols §1.9, §2.6, §3.6, §7 item 13):
+ * Claude Code `Bash`/`PowerShell`; Codex `Bash` (+ `shell`, `exec_command`, `local_shell` in newer builds);
+ * Copilot in VS Code has no matcher at all (every PreToolUse hook sees every tool, so the guard filters
+ * `run_in_terminal` itself); OpenCode dispatches by plugin hook name and tool id (`bash`).
+ * Every guard runs synchronously: Codex skips `async` handlers, and a guard that decides must be waited for.
+ */
+import type { GuardName } from "./config.ts";
+
+export type KitHarness = "claude" | "codex" | "copilot" | "opencode";
+
+/** Where a guard plugs into one harness; null in `hooks` = the harness has no such event. */
+export type HarnessHook = {
+  /** Claude/Codex/Copilot: the hook event key; OpenCode: the plugin hook name. */
+  event: string;
+  /** Matcher string (Claude/Codex regex or `|` list; OpenCode tool id list); null = no matcher key. */
+  matcher: string | null;
+};
+
+export type CatalogEntry = {
+  name: GuardName;
+  summary: string;
+  /** Agents the seed installs it for (orchestrator, implementor, researcher, validator), informative. */
+  usedBy: readonly string[];
+  timeout: number;
+  async: boolean;
+  /** The guard writes to stderr on purpose (audit line): do not silence it. */
+  keepStderr: boolean;
+  hooks: Readonly<Record<KitHarness, HarnessHook | null>>;
+};
+
+const ALL = ["orchestrator", "implementor", "researcher", "validator"] as const;
+const STOP = (summary: string, name: GuardName, usedBy: readonly string[]): CatalogEntry => ({
+  name,
+  summary,
+  usedBy,
+  timeout: 30,
+  async: false,
+  keepStderr: false,
+  hooks: {
+    claude: { event: "Stop", matcher: null },
+    codex: { event: "Stop", matcher: null },
+    copilot: { event: "Stop", matcher: null },
+    // OpenCode's turn end (`session.idle`) is a bus event that cannot block.
+    opencode: null,
+  },
+});
+
+export const GUARD_CATALOG: readonly CatalogEntry[] = [
+  {
+    name: "pre-commit-guard",
+    summary: "Conventional Commits for git commit; git push and git tag ask (deny > ask > allow per chain)",
+    usedBy: ["orchestrator", "implementor"],
+    timeout: 10,
+    async: false,
+    keepStderr: false,
+    hooks: {
+      claude: { event: "PreToolUse", matcher: "Bash|PowerShell" },
+      codex: { event: "PreToolUse", matcher: "Bash|shell|exec_command|local_shell" },
+      copilot: { event: "PreToolUse", matcher: null },
+      opencode: { event: "tool.execute.before", matcher: "bash" },
+    },
+  },
+  STOP("Block a stop whose answer names file paths no tool touched in the turn", "verify-claims", ALL),
+  STOP("Medium/low rows of the confidence table need tools really called", "context-confidence-check", ALL),
+  STOP("Stop checklist reminder (tests run, task map, quality checklist)", "stop-checklist", ["implementor"]),
+  STOP("Output format reminder (Research Summary / Validation Report)", "output-format", ["researcher", "validator"]),
+  STOP("Skill Feedback Protocol reminder", "skill-feedback", ALL),
+  {
+    name: "subagent-audit",
+    summary: "Audit line for every sub-agent start (stderr and store)",
+    usedBy: ["orchestrator"],
+    timeout: 10,
+    async: false,
+    keepStderr: true,
+    hooks: {
+      claude: { event: "SubagentStart", matcher: null },
+      codex: { event: "SubagentStart", matcher: null },
+      copilot: { event: "SubagentStart", matcher: null },
+      opencode: null,
+    },
+  },
+  {
+    name: "lesson-injector",
+    summary: "Inject lessons whose tags match the prompt (pt-BR + en keywords)",
+    usedBy: ALL,
+    timeout: 10,
+    async: false,
+    keepStderr: false,
+    hooks: {
+      claude: { event: "UserPromptSubmit", matcher: null },
+      codex: { event: "UserPromptSubmit", matcher: null },
+      copilot: { event: "UserPromptSubmit", matcher: null },
+      opencode: { event: "chat.message", matcher: null },
+    },
+  },
+  {
+    name: "session-context",
+    summary: "Project, branch, HEAD, uncommitted files and recent commits at session start (≤ 800 chars)",
+    usedBy: ALL,
+    timeout: 15,
+    async: false,
+    keepStderr: false,
+    hooks: {
+      // After a compaction hooks:recap speaks; this guard covers the other starts.
+      claude: { event: "SessionStart", matcher: "startup|resume|clear" },
+      codex: { event: "SessionStart", matcher: "startup|resume|clear" },
+      copilot: { event: "SessionStart", matcher: null },
+      opencode: null,
+    },
+  },
+  {
+    name: "context-save",
+    summary: "Markdown snapshot of the session (files, commands, decisions, TODOs) before compaction",
+    usedBy: ALL,
+    timeout: 30,
+    async: false,
+    keepStderr: false,
+    hooks: {
+      claude: { event: "PreCompact", matcher: null },
+      codex: { event: "PreCompact", matcher: null },
+      copilot: { event: "PreCompact", matcher: null },
+      opencode: { event: "experimental.session.compacting", matcher: null },
+    },
+  },
+];
+
+export const GUARD_NAMES: readonly GuardName[] = GUARD_CATALOG.map((entry) => entry.name);
+
+export function catalogEntry(name: string): CatalogEntry | null {
+  const wanted = name.trim().replace(/^guard:/, "").toLowerCase();
+  return GUARD_CATALOG.find((entry) => entry.name === wanted) ?? null;
+}
+
+/**
+ * `--with=a,b` → catalogue entries in catalogue order; unknown names are returned separately so the installer
+ * can report them (`all` selects every guard).
+ */
+export function selectGuards(list: string): { entries: CatalogEntry[]; unknown: string[] } {
+  const names = list.split(",").map((name) => name.trim()).filter(Boolean);
+  if (names.some((name) => name.toLowerCase() === "all")) return { entries: [...GUARD_CATALOG], unknown: [] };
+  const unknown = names.filter((name) => !catalogEntry(name));
+  const wanted = new Set(names.map((name) => catalogEntry(name)?.name).filter(Boolean));
+  return { entries: GUARD_CATALOG.filter((entry) => wanted.has(entry.name)), unknown };
+}
+
+/** `'…'` POSIX quoting, as §9.4 writes `--agent='<a>'`. */
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+export type CommandOptions = { agent?: string; binary?: string };
+
+/**
+ * POSIX command line: `aioson guard:<name> "$PWD" --tool=<harness> [--agent='<a>'] 2>/dev/null || true`.
+ * `|| true` keeps a missing or broken binary from becoming "hook failed" on every call; stderr is silenced
+ * except for guards whose stderr is their output (subagent-audit).
+ */
+export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, options: CommandOptions = {}): string {
+  const agent = options.agent ? ` --agent=${shellQuote(options.agent)}` : "";
+  const stderr = entry.keepStderr ? "" : " 2>/dev/null";
+  return `${options.binary ?? "aioson"} guard:${entry.name} "$PWD" --tool=${harness}${agent}${stderr} || true`;
+}
+
+/**
+ * Windows command line. Codex runs it through `cmd.exe /C` (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`);
+ * VS Code may use PowerShell or cmd, so Copilot gets the plain form that both parse (the guard itself always
+ * exits 0). Claude Code runs Git Bash on Windows and uses the POSIX line.
+ */
+export function guardCommandLineWindows(entry: CatalogEntry, harness: KitHarness, options: CommandOptions = {}): string {
+  const agent = options.agent ? ` --agent=${options.agent}` : "";
+  const base = `${options.binary ?? "aioson"} guard:${entry.name} . --tool=${harness}${agent}`;
+  if (harness === "codex") return `${base}${entry.keepStderr ? "" : " 2>nul"} & exit /b 0`;
+  return base;
+}
+
+/** Recognises our guard handlers (for uninstall): `aioson guard:<name> …`. */
+export const GUARD_COMMAND_PATTERN = /^aioson(?:\.exe)?\s+guard:([a-z-]+)(?:\s|$)/;

@@ -1,0 +1,113 @@
+/**
+ * Per-project configuration of the guard kit.
+ *
+ * - `<root>/.aioson/hooks/kit.json`: options, one section per guard (validated with valibot; a broken file is
+ *   logged and ignored so a typo never blocks an agent):
+ *     {
+ *       "pre-commit-guard": { "types": ["feat","fix",…], "codexAsk": "deny" | "pass" },
+ *       "verify-claims": { "maxPaths": 10 },
+ *       "lesson-injector": { "dirs": [".aioson/lessons", "~/.copilot/lessons"], "limit": 5 },
+ *       "context-save": { "dir": "docs/maps" },
+ *       "<any guard>": { "enabled": false, "agents": ["dev", "qa"] }
+ *     }
+ *   `agents` scopes a guard: it acts only when the agent (the hook's `--agent` flag, else the payload's
+ *   `agent_type`) is one of them.
+ * - `<root>/.aioson/hooks/<guard>.md`: the text a reminder guard says (stop-checklist, output-format,
+ *   skill-feedback), replacing the built-in text. Markdown, because these texts are long and written by people.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { canonicalAgent } from "../core/agent.ts";
+
+export type GuardName =
+  | "pre-commit-guard" | "verify-claims" | "context-confidence-check" | "stop-checklist" | "output-format"
+  | "skill-feedback" | "subagent-audit" | "lesson-injector" | "session-context" | "context-save";
+
+export type GuardSection = {
+  enabled?: boolean;
+  agents?: string[];
+  types?: string[];
+  codexAsk?: "deny" | "pass";
+  maxPaths?: number;
+  dirs?: string[];
+  limit?: number;
+  dir?: string;
+};
+
+export type KitConfig = Partial<Record<GuardName, GuardSection>>;
+
+export function kitConfigPath(root: string): string {
+  return join(root, ".aioson", "hooks", "kit.json");
+}
+
+export function guardTextPath(root: string, guard: GuardName): string {
+  return join(root, ".aioson", "hooks", `${guard}.md`);
+}
+
+export class KitConfigError extends Error {
+  override name = "KitConfigError";
+}
+
+async function kitSchema() {
+  const v = await import("valibot");
+  const section = v.strictObject({
+    enabled: v.optional(v.boolean()),
+    agents: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+    types: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/)))),
+    codexAsk: v.optional(v.picklist(["deny", "pass"])),
+    maxPaths: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+    dirs: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50))),
+    dir: v.optional(v.pipe(v.string(), v.minLength(1))),
+  });
+  const names: GuardName[] = [
+    "pre-commit-guard", "verify-claims", "context-confidence-check", "stop-checklist", "output-format",
+    "skill-feedback", "subagent-audit", "lesson-injector", "session-context", "context-save",
+  ];
+  const entries = Object.fromEntries(names.map((name) => [name, v.optional(section)]));
+  return { v, schema: v.strictObject({ $schema: v.optional(v.string()), ...entries }) };
+}
+
+/**
+ * The section of one guard; {} when there is no project or no file. Throws KitConfigError on a broken file
+ * (the caller logs it and goes on with defaults).
+ */
+export async function loadGuardSection(root: string | null, guard: GuardName): Promise<GuardSection> {
+  if (!root) return {};
+  const path = kitConfigPath(root);
+  if (!existsSync(path)) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8").replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new KitConfigError(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const { v, schema } = await kitSchema();
+  const parsed = v.safeParse(schema, value);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = issue ? v.getDotPath(issue) : null;
+    throw new KitConfigError(`${path}: ${where ? `${where}: ` : ""}${issue?.message ?? "invalid"}`);
+  }
+  return ((parsed.output as KitConfig)[guard] ?? {}) as GuardSection;
+}
+
+/** The project's text for a reminder guard, or null to use the built-in one. */
+export function loadGuardText(root: string | null, guard: GuardName): string | null {
+  if (!root) return null;
+  try {
+    const text = readFileSync(guardTextPath(root, guard), "utf8").replace(/^\uFEFF/, "").trim();
+    return text || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A guard scoped with `agents` acts only for those agents; an unknown agent is out of scope. */
+export function inScope(section: GuardSection, agent: string | null): boolean {
+  if (section.enabled === false) return false;
+  if (!section.agents || section.agents.length === 0) return true;
+  if (!agent) return false;
+  const wanted = canonicalAgent(agent);
+  return section.agents.some((name) => canonicalAgent(name) === wanted);
+}

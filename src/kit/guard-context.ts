@@ -1,0 +1,46 @@
+/** Judges of the context guards: lesson-injector, session-context, context-save. */
+import { logHookProblem } from "../core/hook-log.ts";
+import { PASS, type Decision } from "./dialect.ts";
+import { sessionId, stringField } from "./payload.ts";
+import type { GuardContext } from "./run.ts";
+
+export async function lessonInjector(context: GuardContext): Promise<Decision> {
+  const prompt = stringField(context.payload, "prompt", "chatMessage", "user_prompt", "userPrompt", "message");
+  if (!prompt.trim()) return PASS;
+  const lessons = await import("./lessons.ts");
+  const all = lessons.loadLessons(lessons.lessonDirs(context.root, context.section.dirs));
+  const { tags, lessons: picked } = lessons.pickLessons(prompt, all, context.section.limit ?? lessons.DEFAULT_LIMIT);
+  if (picked.length === 0) return PASS;
+  return { kind: "context", text: lessons.lessonsContext(tags, picked) };
+}
+
+export async function sessionContextGuard(context: GuardContext): Promise<Decision> {
+  const { sessionContext } = await import("./session-context.ts");
+  const text = sessionContext(context.dir);
+  return text ? { kind: "context", text } : PASS;
+}
+
+export async function contextSave(context: GuardContext): Promise<Decision> {
+  const root = context.root;
+  if (!root) return PASS;
+  const [{ openStore, closeStore }, save, { redactSecrets }] = await Promise.all([
+    import("../store/db.ts"),
+    import("./context-save.ts"),
+    import("../text/redact.ts"),
+  ]);
+  const store = openStore(root, { mustExist: true });
+  if (!store) return PASS;
+  const id = sessionId(context.payload);
+  let markdown: string;
+  try {
+    const rows = save.sessionRows(store.db, id);
+    markdown = redactSecrets(save.snapshotMarkdown(save.buildSnapshot(id, rows), new Date()));
+  } finally {
+    closeStore(store);
+  }
+  const { path, rejected } = save.snapshotPath(root, context.section.dir, id);
+  if (rejected) logHookProblem(root, "guard:context-save", `kit.json context-save.dir "${context.section.dir}" leaves the project; using ${save.DEFAULT_SNAPSHOT_DIR}`);
+  save.writeSnapshot(path, markdown);
+  const shown = save.displayPath(root, path);
+  return { kind: "context", text: `Session context snapshot saved to ${shown}. If detail was lost during compaction, read this file to recover state.` };
+}

@@ -1,0 +1,100 @@
+/**
+ * session-context: at SessionStart, one compact line of project and git state plus the recent commits, at most
+ * 800 characters: `Project: app@1.2.0 | Branch: main | HEAD: abc1234 feat: x | Uncommitted changes: 3 files`.
+ * Outside a git work tree: nothing.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+
+export const CONTEXT_MAX = 800;
+const RECENT_COMMITS = 5;
+
+function git(dir: string, args: readonly string[]): string | null {
+  try {
+    const result = Bun.spawnSync(["git", "-C", dir, ...args], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout: 3_000,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
+    });
+    return result.exitCode === 0 ? result.stdout.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** `name@version` from package.json, else pyproject.toml / Cargo.toml / composer.json, else the folder name. */
+export function projectLabel(dir: string): string {
+  const pkg = readText(join(dir, "package.json"));
+  if (pkg) {
+    try {
+      const value = JSON.parse(pkg) as { name?: unknown; version?: unknown };
+      if (typeof value.name === "string" && value.name) return typeof value.version === "string" && value.version ? `${value.name}@${value.version}` : value.name;
+    } catch {
+      // An unparsable package.json names nothing; try the other manifests.
+    }
+  }
+  for (const manifest of ["pyproject.toml", "Cargo.toml"]) {
+    const text = readText(join(dir, manifest));
+    if (!text) continue;
+    const name = /^\s*name\s*=\s*["']([^"']+)["']/m.exec(text)?.[1];
+    const version = /^\s*version\s*=\s*["']([^"']+)["']/m.exec(text)?.[1];
+    if (name) return version ? `${name}@${version}` : name;
+  }
+  const composer = readText(join(dir, "composer.json"));
+  if (composer) {
+    try {
+      const value = JSON.parse(composer) as { name?: unknown; version?: unknown };
+      if (typeof value.name === "string") return typeof value.version === "string" ? `${value.name}@${value.version}` : value.name;
+    } catch {
+      // fall through
+    }
+  }
+  return basename(dir);
+}
+
+/** Branch line of `git status --porcelain=v1 -b`: `## main...origin/main [ahead 1]`, `## HEAD (no branch)`, `## No commits yet on main`. */
+function branchOf(header: string): string {
+  const text = header.replace(/^## /, "");
+  const initial = /^(?:No commits yet|Initial commit) on (.+)$/.exec(text);
+  if (initial) return initial[1] as string;
+  if (text.startsWith("HEAD (no branch)")) return "(detached HEAD)";
+  return text.split("...")[0]?.split(" ")[0] ?? text;
+}
+
+export function sessionContext(dir: string): string | null {
+  const status = git(dir, ["status", "--porcelain=v1", "-b", "--untracked-files=normal"]);
+  if (status === null) return null;
+  const lines = status.split("\n").filter(Boolean);
+  const branch = branchOf(lines[0] ?? "");
+  const changes = Math.max(0, lines.length - 1);
+  const top = git(dir, ["rev-parse", "--show-toplevel"])?.trim();
+  const log = git(dir, ["log", `-n${RECENT_COMMITS}`, "--format=%h %s"]) ?? "";
+  const commits = log.split("\n").filter(Boolean);
+  const project = projectLabel(top && existsSync(top) ? top : dir);
+  const head = commits[0] ?? "(no commits)";
+  const summary = `Project: ${project} | Branch: ${branch} | HEAD: ${head} | Uncommitted changes: ${changes} file${changes === 1 ? "" : "s"}`;
+  const parts = [summary.length > CONTEXT_MAX ? `${summary.slice(0, CONTEXT_MAX - 1)}…` : summary];
+  if (commits.length > 1) {
+    const header = "Recent commits:";
+    let length = parts[0]!.length + 1 + header.length;
+    const kept: string[] = [];
+    for (const commit of commits.slice(1)) {
+      const line = `- ${commit}`;
+      if (length + 1 + line.length > CONTEXT_MAX) break;
+      kept.push(line);
+      length += 1 + line.length;
+    }
+    if (kept.length > 0) parts.push(header, ...kept);
+  }
+  return parts.join("\n");
+}

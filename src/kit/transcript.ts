@@ -1,0 +1,256 @@
+/**
+ * Reading a harness transcript (JSONL) at Stop time. No harness documents its format (harness-protocols §1.12,
+ * §2.7), so three observed shapes are read:
+ * - Claude Code: `{type:"user"|"assistant", message:{role, content: string | blocks}}`; tool calls are
+ *   `tool_use` blocks `{name, input}`, their results `tool_result` blocks inside user lines.
+ * - Codex rollouts: `{type:"response_item", payload:{type:"message", role, content:[{text}]}}`, tool calls
+ *   `payload.type` `function_call` (`name`, JSON `arguments`) / `custom_tool_call` (`input`), results
+ *   `function_call_output`.
+ * - Copilot in VS Code (`GitHub.copilot-chat/transcripts/<id>.jsonl`): `{type:"user.message"|"assistant.message"|
+ *   "tool.execution_start"|"tool.execution_complete", data:{…}}`.
+ * Only the current turn matters to the Stop guards: the lines after the last real user message.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+export type ToolCall = { name: string; input: unknown };
+export type Turn = { assistantText: string[]; tools: ToolCall[]; toolOutputs: string[] };
+
+/** Transcripts can be huge; the current turn is at the end, so at most this much of the tail is read. */
+export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The tail of a file as text (whole file when small); null when it cannot be read. */
+export function readTail(path: string, maxBytes = MAX_TRANSCRIPT_BYTES): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    const size = Math.min(stat.size, maxBytes);
+    const buffer = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, stat.size - size + read);
+      if (n <= 0) break;
+      read += n;
+    }
+    const text = buffer.subarray(0, read).toString("utf8");
+    // A cut tail starts mid-line: drop that partial line.
+    return stat.size > maxBytes ? text.slice(text.indexOf("\n") + 1) : text;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (isObject(block) && typeof block.text === "string" && (block.type === undefined || /text$/.test(String(block.type)))) parts.push(block.text);
+  }
+  return parts.join("\n");
+}
+
+function parseArguments(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Harness boilerplate that arrives with the user role but is not something the user typed. */
+function isInjected(text: string): boolean {
+  const start = text.trimStart();
+  return /^<(environment_context|user_instructions|system-reminder|command-name|local-command-stdout)\b/.test(start) || start.startsWith("Caveat: ");
+}
+
+type Entry = { user: boolean; text: string; tools: ToolCall[]; outputs: string[]; assistant: boolean };
+
+/** One JSONL line → what it says (null for lines that carry nothing we use). */
+function classify(line: Json): Entry | null {
+  const entry: Entry = { user: false, assistant: false, text: "", tools: [], outputs: [] };
+  const type = typeof line.type === "string" ? line.type : "";
+  if (type === "user.message" || type === "assistant.message" || type === "tool.execution_start" || type === "tool.execution_complete") {
+    const data = isObject(line.data) ? line.data : {};
+    if (type === "user.message") {
+      entry.text = textOf(data.content);
+      entry.user = entry.text.trim() !== "";
+    } else if (type === "assistant.message") {
+      entry.assistant = true;
+      entry.text = textOf(data.content);
+      if (Array.isArray(data.toolRequests)) {
+        for (const request of data.toolRequests) {
+          if (isObject(request) && typeof (request.toolName ?? request.name) === "string") {
+            entry.tools.push({ name: String(request.toolName ?? request.name), input: parseArguments(request.arguments) });
+          }
+        }
+      }
+    } else if (type === "tool.execution_start" && typeof data.toolName === "string") {
+      entry.tools.push({ name: data.toolName, input: parseArguments(data.arguments) });
+    } else if (type === "tool.execution_complete") {
+      entry.outputs.push(typeof data.result === "string" ? data.result : JSON.stringify(data.result ?? ""));
+    }
+    return entry;
+  }
+  const item = type === "response_item" && isObject(line.payload) ? line.payload : type === "" || type === "message" ? line : null;
+  const message = isObject(line.message) ? line.message : item;
+  if (!message) return null;
+  const role = typeof message.role === "string" ? message.role : type === "user" || type === "assistant" ? type : "";
+  const itemType = typeof message.type === "string" ? message.type : "";
+  if (itemType === "function_call" || itemType === "custom_tool_call" || itemType === "local_shell_call") {
+    const name = typeof message.name === "string" ? message.name : itemType === "local_shell_call" ? "local_shell" : "";
+    if (name) entry.tools.push({ name, input: parseArguments(message.arguments ?? message.input ?? message.action) });
+    return entry;
+  }
+  if (itemType === "function_call_output" || itemType === "custom_tool_call_output") {
+    entry.outputs.push(typeof message.output === "string" ? message.output : JSON.stringify(message.output ?? ""));
+    return entry;
+  }
+  const content = message.content;
+  if (role === "assistant") {
+    entry.assistant = true;
+    entry.text = textOf(content);
+    if (Array.isArray(content)) {
+      for (const block of content) {
+        if (isObject(block) && block.type === "tool_use" && typeof block.name === "string") entry.tools.push({ name: block.name, input: block.input });
+      }
+    }
+    return entry;
+  }
+  if (role === "user") {
+    if (Array.isArray(content)) {
+      for (const block of content) {
+        if (isObject(block) && block.type === "tool_result") entry.outputs.push(textOf(block.content) || (typeof block.content === "string" ? block.content : ""));
+      }
+    }
+    entry.text = textOf(content);
+    // Sidechain lines (a sub-agent's conversation inlined by older Claude Code versions) never end the turn.
+    entry.user = line.isMeta !== true && line.isSidechain !== true && entry.text.trim() !== "" && !isInjected(entry.text);
+    return entry;
+  }
+  return null;
+}
+
+function parseLine(text: string): Json | null {
+  if (!text || text.charCodeAt(0) !== 123 /* { */) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The lines of a text, last first. */
+function* linesBackwardOfText(text: string): Generator<string> {
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    yield text.slice(start, end);
+    end = start > 0 ? start - 1 : 0;
+  }
+}
+
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The lines of a file, last first, read in chunks from the end: at Stop time only the current turn is wanted,
+ * so a multi-megabyte transcript costs a few chunks, not a full read. Splitting on the `\n` byte is safe in UTF-8.
+ */
+function* linesBackwardOfFile(fd: number, size: number, limit = MAX_TRANSCRIPT_BYTES): Generator<string> {
+  const floor = Math.max(0, size - limit);
+  let position = size;
+  let carry: Buffer = Buffer.alloc(0);
+  while (position > floor) {
+    const start = Math.max(floor, position - CHUNK_BYTES);
+    const chunk = Buffer.allocUnsafe(position - start);
+    let read = 0;
+    while (read < chunk.length) {
+      const n = readSync(fd, chunk, read, chunk.length - read, start + read);
+      if (n <= 0) break;
+      read += n;
+    }
+    position = start;
+    const buffer = carry.length > 0 ? Buffer.concat([chunk.subarray(0, read), carry]) : chunk.subarray(0, read);
+    let end = buffer.length;
+    let newline = buffer.lastIndexOf(10, end - 1);
+    while (newline >= 0) {
+      yield buffer.toString("utf8", newline + 1, end);
+      end = newline;
+      newline = end > 0 ? buffer.lastIndexOf(10, end - 1) : -1;
+    }
+    carry = Buffer.from(buffer.subarray(0, end));
+  }
+  // A cut tail (file larger than the limit) starts mid-line: that partial line is dropped.
+  if (floor === 0 && carry.length > 0) yield carry.toString("utf8");
+}
+
+/** The current turn: every line after the last real user message (the whole transcript when there is none). */
+function turnFromLines(lines: Iterable<string>): Turn {
+  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [] };
+  const entries: Entry[] = [];
+  for (const raw of lines) {
+    const line = parseLine(raw.trim());
+    if (!line) continue;
+    const entry = classify(line);
+    if (!entry) continue;
+    if (entry.user) break;
+    entries.push(entry);
+  }
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index] as Entry;
+    if (entry.assistant && entry.text.trim()) turn.assistantText.push(entry.text);
+    turn.tools.push(...entry.tools);
+    turn.toolOutputs.push(...entry.outputs);
+  }
+  return turn;
+}
+
+export function turnFromText(text: string): Turn {
+  return turnFromLines(linesBackwardOfText(text));
+}
+
+/** The current turn of a transcript file, read from its end; null when the file cannot be read. */
+export function readTurn(path: string): Turn | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    return turnFromLines(linesBackwardOfFile(fd, stat.size));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+const TOOL_LINE = /tool_use|function_call|custom_tool_call|local_shell_call|tool\.execution_start|toolRequests/;
+
+/** Names of every tool called anywhere in the transcript (lower-cased). */
+export function toolNamesFromText(text: string): Set<string> {
+  const names = new Set<string>();
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (!TOOL_LINE.test(raw)) continue;
+    const line = parseLine(raw.trim());
+    const entry = line ? classify(line) : null;
+    for (const tool of entry?.tools ?? []) names.add(tool.name.toLowerCase());
+  }
+  return names;
+}

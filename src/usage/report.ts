@@ -1,0 +1,123 @@
+import type { Database } from "bun:sqlite";
+import { parseJsonObject } from "../store/records.ts";
+import { emptyGuardUsage, guardUsage, guardUsageLines, type GuardUsage } from "./guard-recheck.ts";
+
+/** Spec 7: `context:usage` — what briefs offered, what was loaded, and whether guard injections were honoured. */
+
+export type AgentUsage = { agent: string; briefs: number; loads: number; session_ends: number };
+export type ArtifactUsage = { path: string; selected: number; loads: number };
+
+export type UsageReport = {
+  ok: true;
+  store: boolean;
+  since_days: number;
+  feature: string | null;
+  briefs: number;
+  loads: number;
+  session_ends: number;
+  agents: AgentUsage[];
+  artifacts: ArtifactUsage[];
+  gaps: string[];
+  guard: GuardUsage;
+};
+
+const SESSION_END_TYPES = ["session_ended", "session_closed", "agent_done"];
+const MAX_ARTIFACTS = 20;
+
+type Row = { agent_name: string | null; source: string; event_type: string; payload_json: string | null };
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+export function emptyReport(sinceDays: number, feature: string | null): UsageReport {
+  return { ok: true, store: false, since_days: sinceDays, feature, briefs: 0, loads: 0, session_ends: 0, agents: [], artifacts: [], gaps: [], guard: emptyGuardUsage(sinceDays, false) };
+}
+
+export function buildReport(root: string, db: Database, sinceDays: number, feature: string | null, now = Date.now()): UsageReport {
+  const since = new Date(now - sinceDays * 86_400_000).toISOString();
+  const rows = db
+    .query(
+      `SELECT agent_name, source, event_type, payload_json FROM execution_events
+       WHERE created_at >= ? AND ((source = 'context_brief' AND event_type = 'brief_built') OR source = 'context_load'
+         OR event_type IN (${SESSION_END_TYPES.map(() => "?").join(", ")}))
+       ORDER BY created_at, id`,
+    )
+    .all(since, ...SESSION_END_TYPES) as Row[];
+  const agents = new Map<string, AgentUsage>();
+  const artifacts = new Map<string, ArtifactUsage>();
+  const agentOf = (name: string | null) => {
+    const id = (name ?? "").replace(/^@/, "") || "unknown";
+    let entry = agents.get(id);
+    if (!entry) agents.set(id, (entry = { agent: id, briefs: 0, loads: 0, session_ends: 0 }));
+    return entry;
+  };
+  const artifactOf = (path: string) => {
+    let entry = artifacts.get(path);
+    if (!entry) artifacts.set(path, (entry = { path, selected: 0, loads: 0 }));
+    return entry;
+  };
+  let briefs = 0;
+  let loads = 0;
+  let sessionEnds = 0;
+  let lowConfidence = 0;
+  let generic = 0;
+  for (const row of rows) {
+    const payload = parseJsonObject(row.payload_json) ?? {};
+    if (row.source === "context_brief") {
+      if (feature && payload.feature_slug !== feature) continue;
+      briefs += 1;
+      agentOf(row.agent_name).briefs += 1;
+      for (const path of new Set([...strings(payload.must_load), ...strings(payload.should_load)])) artifactOf(path).selected += 1;
+      if (payload.confidence === "low") lowConfidence += 1;
+      if (payload.generic_task === true) generic += 1;
+    } else if (row.source === "context_load") {
+      if (feature && payload.feature_slug !== undefined && payload.feature_slug !== feature) continue;
+      loads += 1;
+      agentOf(row.agent_name).loads += 1;
+      const paths = typeof payload.path === "string" ? [payload.path] : strings(payload.paths);
+      for (const path of paths) artifactOf(path).loads += 1;
+    } else {
+      sessionEnds += 1;
+      agentOf(row.agent_name).session_ends += 1;
+    }
+  }
+  const gaps: string[] = [];
+  if (lowConfidence > 0) gaps.push(`${lowConfidence} brief(s) with low confidence — rules lack triggers/paths for those tasks`);
+  if (generic > 0) gaps.push(`${generic} brief(s) for a generic task — no domain word to route by`);
+  if (briefs === 0 && sessionEnds > 0) gaps.push("sessions ended without any context:brief — agents are not asking for context");
+  return {
+    ok: true,
+    store: true,
+    since_days: sinceDays,
+    feature,
+    briefs,
+    loads,
+    session_ends: sessionEnds,
+    agents: [...agents.values()].sort((a, b) => b.briefs + b.loads - (a.briefs + a.loads) || a.agent.localeCompare(b.agent)),
+    artifacts: [...artifacts.values()].sort((a, b) => b.selected - a.selected || b.loads - a.loads || a.path.localeCompare(b.path)).slice(0, MAX_ARTIFACTS),
+    gaps,
+    guard: guardUsage(root, db, sinceDays, now),
+  };
+}
+
+export function reportLines(report: UsageReport): string[] {
+  if (!report.store) {
+    return ["Context usage: no runtime store yet — nothing recorded. Run `aioson runtime:init .`; briefs, loads and guard injections are recorded from then on."];
+  }
+  const scope = report.feature ? `, feature ${report.feature}` : "";
+  const lines = [
+    `Context usage (last ${report.since_days} days${scope}): ${report.briefs} brief(s) · ${report.loads} load(s) · ${report.session_ends} session end(s).`,
+    ...guardUsageLines(report.guard),
+  ];
+  if (report.agents.length > 0) {
+    lines.push("Agents (briefs / loads / session ends):");
+    for (const a of report.agents) lines.push(`- @${a.agent}: ${a.briefs} / ${a.loads} / ${a.session_ends}`);
+  }
+  if (report.artifacts.length > 0) {
+    lines.push("Artifacts (selected by a brief × confirmed loads):");
+    for (const a of report.artifacts) lines.push(`- ${a.path}: ${a.selected} × ${a.loads}`);
+  }
+  for (const gap of report.gaps) lines.push(`! ${gap}`);
+  return lines;
+}
