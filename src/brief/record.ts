@@ -1,4 +1,4 @@
-import { closeStore, openStore, withBusyRetry } from "../store/db.ts";
+import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { insertStandaloneEvent } from "../store/records.ts";
 
 /** Spec 8: a `brief_built` row, only into a store that already exists; failures never fail the brief. */
@@ -7,7 +7,7 @@ export function recordBrief(root: string, agent: string, payload: Record<string,
     const store = openStore(root, { mustExist: true });
     if (!store) return;
     try {
-      withBusyRetry(() =>
+      withStoreTransaction(store, () =>
         insertStandaloneEvent(store.db, {
           source: "context_brief",
           eventType: "brief_built",

@@ -1,3 +1,40 @@
-import { notImplemented } from "./not-implemented.ts";
+import type { CommandDef } from "citty";
+import { agentOption } from "../core/agent.ts";
+import { printJson } from "../core/output.ts";
+import { runHooksEmit } from "../emit/pipeline.ts";
 
-export default notImplemented("hooks:emit", "Record a harness hook event (reads the payload on stdin)");
+function stringArg(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Spec 4: the telemetry hook. Always exit 0; silent unless --json. */
+const command: CommandDef = {
+  meta: { name: "hooks:emit", description: "Record a harness hook event (reads the payload on stdin)" },
+  args: {
+    dir: { type: "positional", required: false, description: "Directory the project-root walk starts from (default: cwd)" },
+    agent: { type: "string", description: "Install agent that owns the hooks session (default: dev)" },
+    source: { type: "string", description: "Harness: claude, codex, antigravity, opencode (default: claude)" },
+    event: { type: "string", description: "Override the payload's event name (e.g. SessionEnd)" },
+    then: { type: "string", description: "agent:done — record the turn end in the same process" },
+    json: { type: "boolean", alias: "j", description: "Print the result object" },
+  },
+  async run({ args }) {
+    let result: Record<string, unknown>;
+    try {
+      result = await runHooksEmit({
+        dir: typeof args.dir === "string" && args.dir !== "" ? args.dir : process.cwd(),
+        agent: agentOption(args.agent),
+        source: stringArg(args.source),
+        event: stringArg(args.event),
+        then: stringArg(args.then),
+        envSession: process.env.AIOSON_LIVE_SESSION,
+      });
+    } catch {
+      result = { ok: false };
+    }
+    if (args.json) printJson(result);
+    process.exitCode = 0;
+  },
+};
+
+export default command;

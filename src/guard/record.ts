@@ -1,5 +1,5 @@
 import type { Confidence } from "../brief/engine.ts";
-import { closeStore, openStore, withBusyRetry } from "../store/db.ts";
+import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { insertStandaloneEvent } from "../store/records.ts";
 import type { ViolationBlock } from "./enforce.ts";
 import type { JevReport } from "./jev.ts";
@@ -22,7 +22,7 @@ export function recordInjection(root: string, record: InjectionRecord): void {
     const store = openStore(root, { mustExist: true });
     if (!store) return;
     try {
-      withBusyRetry(() =>
+      withStoreTransaction(store, () =>
         insertStandaloneEvent(store.db, {
           source: "context_guard",
           eventType: "guard_injected",

@@ -3,7 +3,13 @@ import { existsSync, mkdirSync } from "node:fs";
 import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath, runtimeDir } from "./paths.ts";
 
-export type Store = { db: Database; path: string; root: string };
+export type Store = {
+  db: Database;
+  path: string;
+  root: string;
+  /** Every busy wait of this handle (busy timeout and retries together) gives up after this long. */
+  maxWaitMs: number;
+};
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
@@ -13,32 +19,29 @@ function isBusy(error: unknown): boolean {
 }
 
 /**
- * Runs `work`, retrying on SQLITE_BUSY: switching a fresh file to WAL and the first schema write can
- * report busy without consulting the busy handler when many processes start on a cold store. The
- * retries share one deadline with the busy timeout, so a store locked for good costs a hook at most
- * about BUSY_TIMEOUT_MS, never a multiple of it.
+ * Runs `work`, retrying on SQLITE_BUSY until the absolute `deadline` (ms since epoch): switching a fresh
+ * file to WAL and the first schema write can report busy without consulting the busy handler when many
+ * processes start on a cold store. A store locked for good therefore costs a bounded wait, never a
+ * multiple of the busy timeout.
  */
-export function withBusyRetry<T>(work: () => T, deadlineMs = BUSY_TIMEOUT_MS): T {
-  const giveUpAt = Date.now() + deadlineMs;
+export function withBusyRetry<T>(work: () => T, deadline: number): T {
   for (;;) {
     try {
       return work();
     } catch (error) {
-      if (!isBusy(error) || Date.now() >= giveUpAt) throw error;
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
       Bun.sleepSync(5 + Math.floor(Math.random() * 20));
     }
   }
 }
 
-function userVersion(db: Database): number {
+function schemaVersion(db: Database): number {
   return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
 }
 
-function migrate(db: Database): void {
-  // A current store needs no write lock: readers (hooks:recap) never wait behind a writer here.
-  if (userVersion(db) === SCHEMA_VERSION) return;
+function migrateLocked(db: Database): void {
   db.transaction(() => {
-    const current = userVersion(db);
+    const current = schemaVersion(db);
     if (current === SCHEMA_VERSION) return;
     db.exec(SCHEMA_SQL);
     for (const { table, column, type } of ADDED_COLUMNS) {
@@ -50,7 +53,18 @@ function migrate(db: Database): void {
   }).immediate();
 }
 
-export type OpenOptions = { mustExist?: boolean; readonly?: boolean };
+function migrate(db: Database, deadline: number): void {
+  // An up-to-date store needs no write lock: a writer holding it must not delay every open.
+  if (withBusyRetry(() => schemaVersion(db), deadline) === SCHEMA_VERSION) return;
+  withBusyRetry(() => migrateLocked(db), deadline);
+}
+
+export type OpenOptions = {
+  mustExist?: boolean;
+  readonly?: boolean;
+  /** Spec 2.8: a store still locked after this long is given up on (default BUSY_TIMEOUT_MS). */
+  maxWaitMs?: number;
+};
 
 /**
  * Spec 2.2: opens `<root>/.aioson/runtime/aios.sqlite`. With `mustExist`, a missing store answers
@@ -61,18 +75,20 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   if (options.mustExist && !existsSync(path)) return null;
   if (!options.readonly) mkdirSync(runtimeDir(root), { recursive: true });
   const db = options.readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true });
+  const maxWaitMs = Math.min(options.maxWaitMs ?? BUSY_TIMEOUT_MS, BUSY_TIMEOUT_MS);
+  const deadline = Date.now() + maxWaitMs;
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${maxWaitMs}`);
     if (!options.readonly) {
-      withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"));
+      withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       db.exec("PRAGMA foreign_keys = ON");
-      withBusyRetry(() => migrate(db));
+      migrate(db, deadline);
     }
   } catch (error) {
     db.close();
     throw error;
   }
-  return { db, path, root };
+  return { db, path, root, maxWaitMs };
 }
 
 /** Closes the handle; on Windows the WAL is truncated first so `-wal`/`-shm` locks are released. */
@@ -85,7 +101,7 @@ export function closeStore(store: Store): void {
   store.db.close();
 }
 
-/** Opens, runs `work` in one BEGIN IMMEDIATE transaction, closes. */
+/** Runs `work` in one BEGIN IMMEDIATE transaction, within the handle's wait budget. */
 export function withStoreTransaction<T>(store: Store, work: () => T): T {
-  return withBusyRetry(() => store.db.transaction(work).immediate());
+  return withBusyRetry(() => store.db.transaction(work).immediate(), Date.now() + store.maxWaitMs);
 }

@@ -1,0 +1,106 @@
+/**
+ * hooks:emit on its hot path (issue 3): a realistic Claude Code PostToolUse Write and a Codex apply_patch,
+ * each appended to an already-open hooks session (the steady state of a working session), plus a
+ * payload hooks:emit skips before touching the store.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BenchCase } from "./types.ts";
+
+const CLAUDE_SESSION = "5f0c2d7e-1b8e-4f47-9a55-3b2a1d9c0e11";
+const CODEX_SESSION = "019a4c1e-7f2b-7d10-9a3e-5b8c2d1f0e47";
+
+const component = Array.from({ length: 60 }, (_, i) => `  const value${i} = useMemo(() => compute(${i}, props.items), [props.items]);`).join("\n");
+
+function claudeWrite(project: string): string {
+  return JSON.stringify({
+    session_id: CLAUDE_SESSION,
+    transcript_path: `/home/dev/.claude/projects/-home-dev-acme/${CLAUDE_SESSION}.jsonl`,
+    cwd: project,
+    permission_mode: "acceptEdits",
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(project, "src", "components", "CartSummary.tsx"), content: `export function CartSummary(props) {\n${component}\n  return null;\n}\n` },
+    tool_response: { filePath: join(project, "src", "components", "CartSummary.tsx"), success: true },
+    tool_use_id: "toolu_01Kq7sWm2Xc9LkP4",
+    duration_ms: 21,
+  });
+}
+
+const PATCH = [
+  "*** Begin Patch",
+  "*** Add File: docs/CHANGES.md",
+  "+# Changes",
+  "+- retries raised to 5",
+  "*** Update File: src/config.ts",
+  "*** Move to: src/settings.ts",
+  "@@ export const defaults = {",
+  "-  retries: 3,",
+  "+  retries: 5,",
+  "   timeoutMs: 2000,",
+  "*** Update File: src/http/client.ts",
+  "@@",
+  "-  return fetchWithRetry(url, 3);",
+  "+  return fetchWithRetry(url, defaults.retries);",
+  "*** Delete File: src/legacy.ts",
+  "*** End Patch",
+  "",
+].join("\n");
+
+function codexPatch(project: string): string {
+  return JSON.stringify({
+    session_id: CODEX_SESSION,
+    transcript_path: null,
+    cwd: project,
+    hook_event_name: "PostToolUse",
+    model: "gpt-5-codex",
+    permission_mode: "acceptEdits",
+    turn_id: "019a4c20-11d4-7c02-8f61-0a9e3b7c4d55",
+    tool_name: "apply_patch",
+    tool_use_id: "call_8JdK2pQxW1",
+    tool_input: { command: PATCH },
+    tool_response: "Success. Updated the following files:\nA docs/CHANGES.md\nM src/settings.ts\nM src/http/client.ts\nD src/legacy.ts\n",
+  });
+}
+
+/** The bench runner substitutes `{project}` in args only; payload paths use a fixed stand-in root. */
+const PROJECT_STANDIN = "/home/dev/acme";
+
+/** A project with an open hooks session, so every timed run appends to it. */
+function openSession(payload: string, source: string) {
+  return (project: string, binary: string): void => {
+    mkdirSync(join(project, ".aioson"), { recursive: true });
+    writeFileSync(join(project, ".aioson", "config.md"), "# bench project\n", { flag: "a" });
+    const result = Bun.spawnSync([binary, "hooks:emit", project, "--agent=dev", `--source=${source}`], { stdin: new TextEncoder().encode(payload) });
+    if (result.exitCode !== 0) throw new Error(`hooks:emit setup exited ${result.exitCode}`);
+  };
+}
+
+const cases: BenchCase[] = [
+  {
+    name: "hooks:emit claude PostToolUse Write",
+    args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
+    stdin: claudeWrite(PROJECT_STANDIN),
+    setup: openSession(claudeWrite(PROJECT_STANDIN), "claude"),
+    maxRatio: 2,
+    maxRssMiB: 45,
+  },
+  {
+    name: "hooks:emit codex apply_patch",
+    args: ["hooks:emit", "{project}", "--agent=dev", "--source=codex"],
+    stdin: codexPatch(PROJECT_STANDIN),
+    setup: openSession(codexPatch(PROJECT_STANDIN), "codex"),
+    maxRatio: 2,
+    maxRssMiB: 45,
+  },
+  {
+    name: "hooks:emit skipped (Read)",
+    args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
+    stdin: JSON.stringify({ session_id: CLAUDE_SESSION, cwd: PROJECT_STANDIN, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: `${PROJECT_STANDIN}/src/cart.ts` } }),
+    setup: openSession(claudeWrite(PROJECT_STANDIN), "claude"),
+    maxRatio: 2,
+    maxRssMiB: 45,
+  },
+];
+
+export default cases;

@@ -1,0 +1,181 @@
+/**
+ * The store half of hooks:emit (spec 4.2 steps 5–8), loaded only when there is something to record:
+ * one BEGIN IMMEDIATE transaction resolves or auto-starts the session, appends every record (and the
+ * `--then=agent:done` event, and for SessionEnd the close), then the live files are published.
+ */
+import type { Database } from "bun:sqlite";
+import { isoNow } from "../core/time.ts";
+import { appendNdjson, capLineText } from "../live/ndjson.ts";
+import { readState, writeState, applyEvent, type LiveState } from "../live/state.ts";
+import { appendAgentDone } from "../session/agent-done.ts";
+import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
+import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
+import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
+import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
+import type { EmitRecord } from "./records.ts";
+
+const WRITTEN_BY = "hooks:emit";
+
+export type PersistInput = {
+  root: string;
+  /** Install agent id (canonical, without `@`). */
+  agent: string;
+  source: string;
+  harnessSessionId: string | null;
+  records: readonly EmitRecord[];
+  sessionEnd: boolean;
+  thenAgentDone: boolean;
+  envSession: string | undefined;
+};
+
+export type ThenResult = { command: string; ok: boolean; mode?: "live_event"; runKey?: string; reason?: string };
+export type EmitResult = { ok: boolean } & Record<string, unknown>;
+
+type Stored = { record: EmitRecord; event: AppendedEvent };
+
+type Committed = {
+  run: RunRow;
+  created: NewSession | null;
+  stored: Stored[];
+  closed: RunRow | null;
+  done: { event: AppendedEvent; summary: string } | null;
+  doneError: unknown;
+};
+
+function storedPayload(record: EmitRecord, harnessSessionId: string | null): Record<string, unknown> {
+  return { ...record.payload, written_by: WRITTEN_BY, ...(harnessSessionId ? { harness_session_id: harnessSessionId } : {}) };
+}
+
+function write(db: Database, input: PersistInput, at: string): Committed | null {
+  let target = resolveTargetSession(db, input.root, input.agent, input.envSession);
+  let created: NewSession | null = null;
+  if (!target) {
+    if (input.sessionEnd) return null;
+    created = autoStartHooksSession(db, { root: input.root, agent: input.agent, source: input.source, harnessSessionId: input.harnessSessionId, at });
+    target = { run: getRun(db, created.runKey) as RunRow, task: null, owner: "hooks", via: "hooks" };
+  }
+  const runKey = target.run.run_key;
+  const stored = input.records.map((record) => ({
+    record,
+    event: appendRunEvent(db, runKey, {
+      eventType: record.eventType,
+      message: record.message,
+      phase: "live",
+      status: "running",
+      toolName: record.toolName,
+      payload: storedPayload(record, input.harnessSessionId),
+      harnessSessionId: input.harnessSessionId,
+      at,
+    }),
+  }));
+  let closed: RunRow | null = null;
+  if (input.sessionEnd && (target.owner === "hooks" || target.owner === "guard")) {
+    closed = closeSessionRows(db, { runKey, summary: `Closed by SessionEnd (${input.source})`, at });
+  }
+  let done: Committed["done"] = null;
+  let doneError: unknown = null;
+  if (input.thenAgentDone) {
+    // Spec 4.10: the minimal agent:done, in this process and transaction, against the run just resolved.
+    const summary = `Session ended via ${input.agent} hook`;
+    try {
+      done = { event: appendAgentDone(db, runKey, { summary, harnessSessionId: input.harnessSessionId, at }), summary };
+    } catch (error) {
+      doneError = error;
+    }
+  }
+  return { run: getRun(db, runKey) as RunRow, created, stored, closed, done, doneError };
+}
+
+type Line = { ts: string; type: string; message: string; tool: string | null; file?: string };
+
+/** Spec 2.7 hooks:emit line. */
+function ndjsonLine(input: PersistInput, run: RunRow, line: Line): Record<string, unknown> {
+  const text = capLineText(line.message);
+  return {
+    ts: line.ts,
+    type: line.type,
+    summary: text,
+    message: text,
+    tool: line.tool,
+    ...(line.file !== undefined ? { file: line.file } : {}),
+    source: input.source,
+    agent: input.agent,
+    run_key: run.run_key,
+    session_key: run.session_key,
+    ...(input.harnessSessionId ? { harness_session_id: input.harnessSessionId } : {}),
+  };
+}
+
+function foldState(state: LiveState, lines: readonly Line[], activated: string | null): LiveState {
+  let next = state;
+  for (const line of lines) next = applyEvent(next, { ts: line.ts, type: line.type, summary: capLineText(line.message) });
+  return activated ? { ...next, active_agent: `@${activated}` } : next;
+}
+
+/** After commit: pointer/state/first line of a new session, the record lines in one append, the state fold, the close. */
+function publish(db: Database, input: PersistInput, committed: Committed, at: string): void {
+  const { run } = committed;
+  if (committed.created) {
+    const line = ndjsonLine(input, run, { ts: committed.created.startedAt, type: "session_started", message: autoStartedMessage(input.source), tool: null });
+    publishNewSession(db, committed.created, { summary: autoStartedMessage(input.source), ndjsonLine: line });
+  }
+  const lines: Line[] = committed.stored.map(({ record, event }) => ({
+    ts: event.createdAt,
+    type: record.eventType,
+    message: record.message,
+    tool: record.toolName,
+    ...(record.file !== undefined ? { file: record.file } : {}),
+  }));
+  if (committed.done) lines.push({ ts: committed.done.event.createdAt, type: "agent_done", message: committed.done.summary, tool: null });
+  if (!run.session_key) return;
+  appendNdjson(input.root, run.session_key, lines.map((line) => ndjsonLine(input, run, line)));
+  const activated = committed.stored.map(({ record }) => record.activatedAgent).filter((agent): agent is string => agent !== undefined).pop() ?? null;
+  const state = readState(input.root, run.session_key);
+  if (state) writeState(input.root, foldState(state, lines, activated));
+  if (committed.closed) publishClosedSession(input.root, committed.closed, at);
+}
+
+function result(input: PersistInput, committed: Committed, then: ThenResult | null): EmitResult {
+  const first = committed.stored[0]?.record;
+  const files = committed.stored.map(({ record }) => record.file).filter((file): file is string => file !== undefined);
+  return {
+    ok: true,
+    runKey: committed.run.run_key,
+    sessionKey: committed.run.session_key,
+    ...(first ? { event: first.eventType, message: first.message } : {}),
+    harnessSessionId: input.harnessSessionId,
+    autoStarted: committed.created !== null,
+    ...(committed.stored.length > 1 && files.length > 1 ? { files, count: files.length } : {}),
+    ...(then ? { then } : {}),
+  };
+}
+
+/**
+ * A setting of this short-lived connection only: WAL with synchronous=NORMAL cannot corrupt the store
+ * (an OS crash may drop the newest events, acceptable for telemetry) and skips an fsync per commit.
+ */
+function tuneForHooks(db: Database): void {
+  db.exec("PRAGMA synchronous = NORMAL");
+}
+
+/** Spec 4.2 steps 5–9 for records that are already classified and redacted. */
+export function persistEmit(input: PersistInput, onThenError: (error: unknown) => void): EmitResult {
+  // Spec 2.8: a store locked beyond the busy timeout drops the event instead of holding the agent.
+  const store = openStore(input.root, { mustExist: input.sessionEnd });
+  if (!store) return { ok: true, skipped: true, reason: "no-open-session" };
+  try {
+    tuneForHooks(store.db);
+    const at = isoNow();
+    const committed = withStoreTransaction(store, () => write(store.db, input, at));
+    if (!committed) return { ok: true, skipped: true, reason: "no-open-session" };
+    publish(store.db, input, committed, at);
+    let then: ThenResult | null = null;
+    if (input.thenAgentDone) {
+      if (committed.doneError) onThenError(committed.doneError);
+      then = { command: "agent:done", ok: committed.done !== null, mode: "live_event", runKey: committed.run.run_key };
+    }
+    return result(input, committed, then);
+  } finally {
+    closeStore(store);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * hooks:emit (spec 4.2). Every skip decision (no project, no payload, ignored tool, a prompt that
+ * activates nothing) is taken before SQLite is even loaded; the store half is imported only when
+ * there is something to write. Nothing here throws: failures become `{ok:false}` plus a hook-log line.
+ */
+import { stripQuotes } from "../core/agent.ts";
+import { logHookProblem } from "../core/hook-log.ts";
+import { resolveHookRoot } from "../core/project-root.ts";
+import { readHookPayload } from "../core/stdin.ts";
+import { adapterFor } from "../harness/index.ts";
+import { classify, eventName, isKnownEvent } from "./classify.ts";
+import type { EmitResult, ThenResult } from "./persist.ts";
+
+const COMMAND = "hooks:emit";
+
+export type EmitOptions = {
+  dir: string;
+  /** Install agent, already normalised (`agentOption`). */
+  agent: string;
+  /** `--source` as given. */
+  source: string | undefined;
+  event: string | undefined;
+  then: string | undefined;
+  /** `AIOSON_LIVE_SESSION`. */
+  envSession: string | undefined;
+};
+
+/** `--source`: quotes stripped, trimmed, lower-cased; default `claude` (spec 4.1). */
+export function sourceOption(value: string | undefined): string {
+  const source = typeof value === "string" ? stripQuotes(value).toLowerCase() : "";
+  return source || "claude";
+}
+
+function flagText(value: string | undefined): string | null {
+  if (typeof value !== "string") return null;
+  const text = stripQuotes(value);
+  return text === "" ? null : text;
+}
+
+export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
+  const root = resolveHookRoot(options.dir);
+  if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
+  try {
+    const source = sourceOption(options.source);
+    const read = await readHookPayload();
+    if (read.kind === "none") logHookProblem(root, COMMAND, `no payload (${read.reason})`);
+    const event = adapterFor(source)(read.kind === "payload" ? read.payload : {});
+    const flagEvent = flagText(options.event);
+    const name = eventName(flagEvent, event);
+    if (read.kind === "payload") {
+      if (name === null) logHookProblem(root, COMMAND, "payload names no event (no hook_event_name, tool_name or prompt)");
+      else if (!isKnownEvent(name)) logHookProblem(root, COMMAND, `unknown event: ${name.slice(0, 80)}`);
+      else if ((name === "PostToolUse" || name === "PostToolUseFailure") && !event.tool) logHookProblem(root, COMMAND, `${name} without tool_name`);
+    }
+    const records = classify({ root, source, eventName: name }, event);
+    const sessionEnd = name === "SessionEnd";
+    const thenFlag = flagText(options.then);
+    const thenAgentDone = thenFlag === "agent:done" && !sessionEnd;
+    const unsupported: ThenResult | null = thenFlag !== null && thenFlag !== "agent:done" ? { command: thenFlag, ok: false, reason: "unsupported" } : null;
+    if (records.length === 0 && !thenAgentDone) return { ok: true, skipped: true, ...(unsupported ? { then: unsupported } : {}) };
+
+    const { persistEmit } = await import("./persist.ts");
+    const result = persistEmit(
+      { root, agent: options.agent, source, harnessSessionId: event.sessionId, records, sessionEnd, thenAgentDone, envSession: options.envSession },
+      (error) => logHookProblem(root, `${COMMAND} --then=agent:done`, error),
+    );
+    return unsupported && result.ok && !result.skipped ? { ...result, then: unsupported } : result;
+  } catch (error) {
+    logHookProblem(root, COMMAND, error);
+    return { ok: false };
+  }
+}

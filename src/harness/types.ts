@@ -1,0 +1,54 @@
+/**
+ * The one event shape every harness adapter produces. Nothing past the adapters knows about
+ * snake_case vs camelCase, string vs object tool responses, command arrays or tool-name spellings.
+ */
+export type HarnessName = "claude" | "codex" | "antigravity" | "opencode";
+
+/** One plan/todo item as the harness sent it (status not yet normalised). */
+export type PlanItem = { text: string; status: string };
+
+/** A tool call with its name mapped onto the canonical (Claude Code) spelling. */
+export type ToolCall = {
+  /** `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `apply_patch`, `Bash`, `Task`, `TodoWrite`, `update_plan`, `Skill`, `Read`, ... or the name as given. */
+  name: string;
+  filePath: string | null;
+  /** Shell command text (arrays already joined). */
+  command: string | null;
+  /** apply_patch text (Codex `command`/`input`/`patch`, OpenCode `patchText`). */
+  patch: string | null;
+  description: string | null;
+  /** Sub-agent prompt of a Task call (never the user's prompt). */
+  taskPrompt: string | null;
+  subagentType: string | null;
+  plan: PlanItem[] | null;
+  skill: string | null;
+};
+
+/** What the tool answered, as far as the outcome rules need it. */
+export type ToolResponse = {
+  /** The output text: a string response, or the string output fields of an object joined by newlines. */
+  text: string;
+  /** A numeric exit code the harness reported in a structured field, else null. */
+  exitCode: number | null;
+  /** True when the harness sent an object (Claude/Antigravity send one for every successful Bash). */
+  structured: boolean;
+  interrupted: boolean;
+};
+
+export type HookEvent = {
+  harness: HarnessName;
+  /** `hook_event_name` as sent (null when absent). */
+  event: string | null;
+  sessionId: string | null;
+  cwd: string | null;
+  transcriptPath: string | null;
+  tool: ToolCall | null;
+  response: ToolResponse | null;
+  error: string | null;
+  prompt: string | null;
+  lastMessage: string | null;
+  trigger: string | null;
+  reason: string | null;
+};
+
+export type Adapter = (raw: Record<string, unknown>) => HookEvent;
