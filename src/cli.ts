@@ -1,4 +1,4 @@
-import type { CommandDef } from "citty";
+import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
 import { versionLine } from "./core/version.ts";
 
 type Area = "Hooks" | "Context" | "Sessions" | "Runtime" | "Project" | "Guards";
@@ -75,13 +75,15 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const rawArgs = [...argv.slice(0, commandIndex), ...argv.slice(commandIndex + 1)];
   const command = (await entry.load()).default;
-  const citty = await import("citty");
   if (rawArgs.some((arg) => arg === "--help" || arg === "-h")) {
-    console.log(await citty.renderUsage(command, { meta: { name: "aioson" } }));
+    const { renderUsage } = await import("citty");
+    console.log(await renderUsage(command, { meta: { name: "aioson" } }));
     return 0;
   }
   try {
-    await citty.runCommand(command, { rawArgs: [...rawArgs] });
+    const { parseArgs } = await import("./cli/args.ts");
+    const argsDef = typeof command.args === "function" ? await command.args() : await command.args;
+    await command.run?.({ rawArgs: [...rawArgs], args: parseArgs(rawArgs, argsDef ?? {}) as ParsedArgs<ArgsDef>, cmd: command });
   } catch (error) {
     const { reportError } = await import("./core/output.ts");
     return reportError(error, entry.name, rawArgs.includes("--json") || rawArgs.includes("-j"));

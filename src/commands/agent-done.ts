@@ -1,5 +1,6 @@
+import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson } from "../core/output.ts";
-import { DIR_ARG, JSON_ARG, capSummary, requiredAgent, textOption, userCommand, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, capSummary, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import { appendAgentDone, clearStalePointer, parseArtifactList, publishAgentDone, recordStandaloneDone } from "../session/agent-done.ts";
 import { findValidPointerRun } from "../session/sessions.ts";
 import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
@@ -10,7 +11,7 @@ function doneStatus(value: unknown): "completed" | "failed" {
   throw new CommandError(`Invalid --status: ${text} (expected completed or failed).`);
 }
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "agent:done", description: "Record that an agent finished its turn (minimal)" },
   args: {
     dir: DIR_ARG,

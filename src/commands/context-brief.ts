@@ -1,4 +1,4 @@
-import { defineCommand, type CommandDef } from "citty";
+import { defineCommand, type CommandDef } from "../cli/command.ts";
 
 /** `aioson context:brief` (spec 8, minimal): the brief of spec 6.5 and its `brief_built` telemetry. */
 

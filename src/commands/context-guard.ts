@@ -1,4 +1,4 @@
-import { defineCommand, type CommandDef } from "citty";
+import { defineCommand, type CommandDef } from "../cli/command.ts";
 
 /**
  * `aioson context:guard` (spec 6): advisory by construction — exit 0 always, `{}` on any failure,

@@ -1,4 +1,4 @@
-import { defineCommand, type CommandDef } from "citty";
+import { defineCommand, type CommandDef } from "../cli/command.ts";
 
 /** `aioson context:usage` (spec 7): always exit 0; a missing store means "nothing recorded". */
 

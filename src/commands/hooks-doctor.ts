@@ -1,9 +1,9 @@
-import { defineCommand, type ArgsDef } from "citty";
+import { defineCommand } from "../cli/command.ts";
 import { resolveTargetDir } from "../core/project-root.ts";
 import { finish, jsonArg, stringOrUndefined, toolArg, dirArg } from "../install/cli-args.ts";
 import { doctorLines, runDoctor } from "../install/doctor.ts";
 
-export default defineCommand<ArgsDef>({
+export default defineCommand({
   meta: { name: "hooks:doctor", description: "Check that the installed hooks really fire, with a fix for each problem" },
   args: {
     dir: dirArg,

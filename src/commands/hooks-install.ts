@@ -1,11 +1,11 @@
-import { defineCommand, type ArgsDef } from "citty";
+import { defineCommand } from "../cli/command.ts";
 import { resolveTargetDir } from "../core/project-root.ts";
 import { InvalidAgentError, validateInstallAgent } from "../install/agents.ts";
 import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
 import { guardExtras, opencodeGuards, parseWith } from "../install/guards.ts";
 import { runInstall } from "../install/install.ts";
 
-export default defineCommand<ArgsDef>({
+export default defineCommand({
   meta: { name: "hooks:install", description: "Wire aioson into each harness's hook configuration" },
   args: {
     dir: dirArg,

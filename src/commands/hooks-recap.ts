@@ -1,4 +1,4 @@
-import { defineCommand, type CommandDef } from "citty";
+import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { agentOption, stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { printJson } from "../core/output.ts";

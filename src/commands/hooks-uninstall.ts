@@ -1,4 +1,4 @@
-import { defineCommand, type ArgsDef } from "citty";
+import { defineCommand } from "../cli/command.ts";
 import { resolveTargetDir } from "../core/project-root.ts";
 import { InvalidAgentError, validateInstallAgent } from "../install/agents.ts";
 import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
@@ -16,7 +16,7 @@ function headerAgent(value: string | undefined): string {
   }
 }
 
-export default defineCommand<ArgsDef>({
+export default defineCommand({
   meta: { name: "hooks:uninstall", description: "Remove aioson's handlers from each harness's configuration" },
   args: {
     dir: dirArg,

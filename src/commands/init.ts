@@ -1,4 +1,4 @@
-import { defineCommand, type ArgsDef } from "citty";
+import { defineCommand } from "../cli/command.ts";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { escapeDataTree } from "../core/project-root.ts";
@@ -6,7 +6,7 @@ import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "
 import { installProjectHooks } from "../install/project-hooks.ts";
 import { createProjectTree } from "../install/project-init.ts";
 
-export default defineCommand<ArgsDef>({
+export default defineCommand({
   meta: { name: "init", description: "Create a minimal AIOSON project and install its hooks" },
   args: {
     dir: dirArg,

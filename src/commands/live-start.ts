@@ -1,8 +1,9 @@
+import { defineCommand } from "../cli/command.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
-import { DIR_ARG, JSON_ARG, requiredAgent, textOption, userCommand, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import {
   LIVE_TOOLS,
   publishLiveStart,
@@ -37,7 +38,7 @@ function readPlan(root: string, file: string | null): { planRef: string | null; 
   return { planRef, planSteps: parsePlanSteps(text) };
 }
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "live:start", description: "Open a live session for an agent (minimal)" },
   args: {
     dir: DIR_ARG,

@@ -1,6 +1,7 @@
+import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson, printLines } from "../core/output.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, formatCompact, formatLiveStatus, formatTmuxBar, liveSnapshot, type LiveSnapshot } from "../live/status.ts";
-import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userCommand, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import { openExistingStore } from "../runtime/store-access.ts";
 import { closeStore } from "../store/db.ts";
 
@@ -46,7 +47,7 @@ function render(snapshot: LiveSnapshot, style: Format): string[] {
   return formatLiveStatus(snapshot);
 }
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "live:status", description: "Show the live session of an agent" },
   args: {
     dir: DIR_ARG,

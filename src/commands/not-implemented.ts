@@ -1,4 +1,4 @@
-import { defineCommand, type CommandDef } from "citty";
+import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { CommandError } from "../core/output.ts";
 
 /** Placeholder for a command whose issue has not landed yet: a clear error, exit status 2. */

@@ -1,3 +1,4 @@
+import { defineCommand } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
 import {
   DIR_ARG,
@@ -7,7 +8,7 @@ import {
   numberOption,
   requiredAgent,
   textOption,
-  userCommand,
+  
   userRoot,
 } from "../runtime/args.ts";
 import { emitLive, emitStandalone, parseMeta, type EmitInput } from "../runtime/emit.ts";
@@ -15,7 +16,7 @@ import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 
 const stripDollar = (skill: string): string => skill.replace(/^\$+/, "");
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "runtime:emit", description: "Record a manual runtime event" },
   args: {
     dir: DIR_ARG,

@@ -1,9 +1,10 @@
+import { defineCommand } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
-import { DIR_ARG, JSON_ARG, userCommand, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { closeStore, openStore } from "../store/db.ts";
 import { runtimeDir } from "../store/paths.ts";
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "runtime:init", description: "Create (or migrate) the runtime store" },
   args: { dir: DIR_ARG, json: JSON_ARG },
   run({ args }) {

@@ -1,12 +1,13 @@
+import { defineCommand } from "../cli/command.ts";
 import { printJson, printLines } from "../core/output.ts";
-import { DIR_ARG, JSON_ARG, userCommand, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { formatRuntimeStatus, runtimeStatus } from "../runtime/status.ts";
 import { storeMissingMessage } from "../runtime/store-access.ts";
 import { CommandError } from "../core/output.ts";
 import { closeStore, openStore } from "../store/db.ts";
 import { dbPath } from "../store/paths.ts";
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "runtime:status", description: "Show tasks, runs and recent events of the store" },
   args: { dir: DIR_ARG, json: JSON_ARG },
   run({ args }) {

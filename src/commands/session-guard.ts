@@ -1,7 +1,8 @@
+import { defineCommand } from "../cli/command.ts";
 import { agentOption } from "../core/agent.ts";
 import { CommandError, printJson, printLines } from "../core/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
-import { DIR_ARG, JSON_ARG, numberOption, positiveInt, startDir, textOption, userCommand } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, numberOption, positiveInt, startDir, textOption, } from "../runtime/args.ts";
 import { closeOwnSession, guardBanner, guardTick, type GuardConfig, type TickResult } from "../session/guard.ts";
 import { closeStore, openStore, type Store } from "../store/db.ts";
 
@@ -26,7 +27,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export default userCommand({
+export default defineCommand({
   meta: { name: "session:guard", description: "Supervise the agent's session and close it when idle" },
   args: {
     dir: DIR_ARG,

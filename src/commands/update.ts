@@ -1,11 +1,11 @@
-import { defineCommand, type ArgsDef } from "citty";
+import { defineCommand } from "../cli/command.ts";
 import { CommandError } from "../core/output.ts";
 import { isProjectRoot, resolveUserRoot } from "../core/project-root.ts";
 import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
 import { installProjectHooks } from "../install/project-hooks.ts";
 import { migrateStore } from "../install/project-init.ts";
 
-export default defineCommand<ArgsDef>({
+export default defineCommand({
   meta: { name: "update", description: "Re-install the hooks and migrate the store" },
   args: {
     dir: dirArg,

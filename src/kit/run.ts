@@ -3,7 +3,7 @@
  * harness's dialect. A guard never breaks the agent: any failure is logged (inside a project) and answered with
  * the guard's pass output, exit status 0.
  */
-import { defineCommand, type ArgsDef, type CommandDef } from "citty";
+import { defineCommand, type ArgsDef, type CommandDef } from "../cli/command.ts";
 import { isAbsolute, resolve } from "node:path";
 import { stripQuotes } from "../core/agent.ts";
 import { resolveHookRoot } from "../core/project-root.ts";

@@ -1,5 +1,5 @@
 /** Option parsing shared by the people-facing runtime and session commands. */
-import type { ArgsDef, BooleanArgDef, CommandDef, PositionalArgDef } from "citty";
+import type { BooleanArgDef, PositionalArgDef } from "citty";
 import { canonicalAgent, stripQuotes } from "../core/agent.ts";
 import { CommandError } from "../core/output.ts";
 import { resolveUserRoot } from "../core/project-root.ts";
@@ -58,11 +58,3 @@ export function capSummary(text: string): string {
 export const JSON_ARG: BooleanArgDef = { type: "boolean", alias: "j", description: "Print one JSON document" };
 export const DIR_ARG: PositionalArgDef = { type: "positional", required: false, description: "Directory to start from (default: cwd)" };
 
-/**
- * `defineCommand` for the lazy command table: citty's `CommandDef<T>` is not assignable to the
- * table's `CommandDef` (the `run` context is contravariant in `T`), so the typed definition is
- * widened here, once.
- */
-export function userCommand<T extends ArgsDef>(def: CommandDef<T>): CommandDef {
-  return def as unknown as CommandDef;
-}
