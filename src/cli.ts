@@ -1,4 +1,5 @@
 import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
+import { parseArgs } from "./cli/args.ts";
 import { versionLine } from "./core/version.ts";
 
 type Area = "Hooks" | "Context" | "Sessions" | "Runtime" | "Project" | "Guards";
@@ -81,7 +82,6 @@ async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    const { parseArgs } = await import("./cli/args.ts");
     const argsDef = typeof command.args === "function" ? await command.args() : await command.args;
     await command.run?.({ rawArgs: [...rawArgs], args: parseArgs(rawArgs, argsDef ?? {}) as ParsedArgs<ArgsDef>, cmd: command });
   } catch (error) {

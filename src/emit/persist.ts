@@ -150,21 +150,12 @@ function result(input: PersistInput, committed: Committed, then: ThenResult | nu
   };
 }
 
-/**
- * A setting of this short-lived connection only: WAL with synchronous=NORMAL cannot corrupt the store
- * (an OS crash may drop the newest events, acceptable for telemetry) and skips an fsync per commit.
- */
-function tuneForHooks(db: Database): void {
-  db.exec("PRAGMA synchronous = NORMAL");
-}
-
 /** Spec 4.2 steps 5–9 for records that are already classified and redacted. */
 export function persistEmit(input: PersistInput, onThenError: (error: unknown) => void): EmitResult {
   // Spec 2.8: a store locked beyond the busy timeout drops the event instead of holding the agent.
   const store = openStore(input.root, { mustExist: input.sessionEnd });
   if (!store) return { ok: true, skipped: true, reason: "no-open-session" };
   try {
-    tuneForHooks(store.db);
     const at = isoNow();
     const committed = withStoreTransaction(store, () => write(store.db, input, at));
     if (!committed) return { ok: true, skipped: true, reason: "no-open-session" };

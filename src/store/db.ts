@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, constants } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath, runtimeDir } from "./paths.ts";
@@ -12,6 +12,8 @@ export type Store = {
 };
 
 export const BUSY_TIMEOUT_MS = 5_000;
+/** Past a checkpoint the kept WAL file is cut back to this size. */
+const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -59,6 +61,19 @@ function migrate(db: Database, deadline: number): void {
   withBusyRetry(() => migrateLocked(db), deadline);
 }
 
+/**
+ * Every command is a short-lived process, usually a hook on the agent's critical path:
+ * - synchronous=NORMAL: in WAL mode a commit no longer fsyncs; the store cannot be corrupted by a crash
+ *   (an OS crash may drop the newest events; the checkpoint at close syncs them in the common case);
+ * - a persistent WAL: the `-wal`/`-shm` files are kept between processes instead of being created,
+ *   directory-synced and unlinked by every hook call; journal_size_limit keeps the kept file small.
+ */
+function tuneForShortLivedWriters(db: Database): void {
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  db.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
+}
+
 export type OpenOptions = {
   mustExist?: boolean;
   readonly?: boolean;
@@ -81,6 +96,7 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
     db.exec(`PRAGMA busy_timeout = ${maxWaitMs}`);
     if (!options.readonly) {
       withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
+      tuneForShortLivedWriters(db);
       db.exec("PRAGMA foreign_keys = ON");
       migrate(db, deadline);
     }
