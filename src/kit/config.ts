@@ -48,26 +48,6 @@ export class KitConfigError extends Error {
   override name = "KitConfigError";
 }
 
-async function kitSchema() {
-  const v = await import("valibot");
-  const section = v.strictObject({
-    enabled: v.optional(v.boolean()),
-    agents: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-    types: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/)))),
-    codexAsk: v.optional(v.picklist(["deny", "pass"])),
-    maxPaths: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
-    dirs: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50))),
-    dir: v.optional(v.pipe(v.string(), v.minLength(1))),
-  });
-  const names: GuardName[] = [
-    "pre-commit-guard", "verify-claims", "context-confidence-check", "stop-checklist", "output-format",
-    "skill-feedback", "subagent-audit", "lesson-injector", "session-context", "context-save",
-  ];
-  const entries = Object.fromEntries(names.map((name) => [name, v.optional(section)]));
-  return { v, schema: v.strictObject({ $schema: v.optional(v.string()), ...entries }) };
-}
-
 /**
  * The section of one guard; {} when there is no project or no file. Throws KitConfigError on a broken file
  * (the caller logs it and goes on with defaults).
@@ -82,14 +62,10 @@ export async function loadGuardSection(root: string | null, guard: GuardName): P
   } catch (error) {
     throw new KitConfigError(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const { v, schema } = await kitSchema();
-  const parsed = v.safeParse(schema, value);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = issue ? v.getDotPath(issue) : null;
-    throw new KitConfigError(`${path}: ${where ? `${where}: ` : ""}${issue?.message ?? "invalid"}`);
-  }
-  return ((parsed.output as KitConfig)[guard] ?? {}) as GuardSection;
+  const { validateKitConfig } = await import("./config-schema.ts");
+  const checked = validateKitConfig(value);
+  if (!checked.ok) throw new KitConfigError(`${path}: ${checked.where ? `${checked.where}: ` : ""}${checked.message}`);
+  return ((checked.value as KitConfig)[guard] ?? {}) as GuardSection;
 }
 
 /** The project's text for a reminder guard, or null to use the built-in one. */
