@@ -198,9 +198,12 @@ describe("emit → recap edge cases of spec 5.3–5.10", () => {
 
     expect(rows(project, "SELECT DISTINCT run_key FROM execution_events WHERE harness_session_id IS NOT NULL").length).toBe(1);
     expect(rows(project, "SELECT run_key FROM agent_runs WHERE source = 'direct' AND agent_name = '@analyst'").length).toBe(1);
-    expect(hookRecap(claudeWindow, "claude", "window-A")).toBe(
+    const windowA = hookRecap(claudeWindow, "claude", "window-A");
+    expect(windowA).toBe(
       [HEADER, "Agent: @qa", "Files changed since the previous compaction:", "- src/a2.ts", "- src/a1.ts", "Last test result: passed — $ npm test — Tests: 10 passed"].join("\n"),
     );
+    // hooks:emit records the id trimmed; the SessionStart id is read the same way.
+    expect(hookRecap(claudeWindow, "claude", " window-A\n")).toBe(windowA);
     expect(hookRecap(codexThread, "codex", "thread-B")).toBe(
       [
         HEADER,
