@@ -442,17 +442,56 @@ describe("hooks:recap next step rules (case 56)", () => {
   });
 });
 
-describe("test recorder sanity", () => {
-  test("writes the hooks:emit row shapes", () => {
-    const project = seeded((r) => r.write("S", "src/x.ts"));
-    const events = rows<{ event_type: string; message: string; harness_session_id: string; payload_json: string }>(
-      project,
-      "SELECT event_type, message, harness_session_id, payload_json FROM execution_events ORDER BY id",
-    );
-    expect(events.map((e) => [e.event_type, e.message, e.harness_session_id])).toEqual([
-      ["session_started", "Auto-started by hooks:emit (claude)", "S"],
-      ["artifact", "Write: src/x.ts", "S"],
-    ]);
-    expect(JSON.parse(events[1]?.payload_json ?? "{}")).toEqual({ written_by: "hooks:emit", harness_session_id: "S", tool: "Write", file: "src/x.ts" });
+type StoredRow = { event_type: string; message: string; tool_name: string | null; phase: string; status: string; harness_session_id: string | null; payload_json: string | null };
+
+function storedRows(project: string): StoredRow[] {
+  return rows<StoredRow>(project, "SELECT event_type, message, tool_name, phase, status, harness_session_id, payload_json FROM execution_events ORDER BY id");
+}
+
+describe("the test recorder writes exactly what the real hooks:emit writes", () => {
+  // Byte for byte, payload text included: recap reads some facts from the payload text itself.
+  test("every record kind, row for row (columns and payload text)", () => {
+    const S = "S";
+    const failure = "Exit code 1\nTests: 1 failed, 9 passed";
+    const seededProject = seeded((r) => {
+      r.activate(S, "qa");
+      r.write(S, "src/x.ts");
+      r.write(S, "src/y.ts", "Edit");
+      r.patch(S, [{ file: "a.ts", op: "add" }, { file: "c.ts", op: "move", from: "b.ts" }]);
+      r.bash(S, "npm test", { outcome: "failed", exitCode: 1, testRunner: true, summary: "Tests: 1 failed, 9 passed", error: failure });
+      r.bash(S, "git status", { outcome: "passed", exitCode: 0 });
+      r.plan(S, [["one", "completed"], ["two", "in_progress"], ["three", "pending"]]);
+      r.task(S, "Explore auth");
+      r.activate(S, "planner", "skill");
+      r.stop(S, "All  tests\npass");
+      r.runtime("task_blocked", "Waiting for payments schema");
+      r.compact(S, "manual");
+      r.agentDone(S);
+      r.end(S);
+    });
+
+    const project = tempProject();
+    const home = tempDir();
+    const emit = (payload: Record<string, unknown>, ...flags: string[]) => {
+      const stdin = JSON.stringify({ session_id: S, ...payload });
+      expect(runAioson(["hooks:emit", project, "--agent=dev", "--source=claude", ...flags], { stdin, home }).code).toBe(0);
+    };
+    emit({ hook_event_name: "UserPromptSubmit", prompt: "/aioson:agent:qa go" });
+    emit({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: "src/x.ts" }, tool_response: {} });
+    emit({ hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: "src/y.ts" }, tool_response: {} });
+    emit({ hook_event_name: "PostToolUse", tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n*** Add File: a.ts\n*** Update File: b.ts\n*** Move to: c.ts\n*** End Patch" } });
+    emit({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "npm test" }, error: failure });
+    emit({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "git status" }, tool_response: { stdout: "", stderr: "", interrupted: false } });
+    emit({ hook_event_name: "PostToolUse", tool_name: "TodoWrite", tool_input: { todos: [{ content: "one", status: "completed" }, { content: "two", status: "in_progress" }, { content: "three", status: "pending" }] } });
+    emit({ hook_event_name: "PostToolUse", tool_name: "Task", tool_input: { description: "Explore auth", subagent_type: "general-purpose" } });
+    emit({ hook_event_name: "PostToolUse", tool_name: "Skill", tool_input: { skill: "aioson:agent:planner" } });
+    emit({ hook_event_name: "Stop", last_assistant_message: "All  tests\npass" });
+    expect(runAioson(["runtime:emit", project, "--agent=dev", "--type=task_blocked", "--summary=Waiting for payments schema"], { home }).code).toBe(0);
+    emit({ hook_event_name: "PreCompact", trigger: "manual" });
+    emit({ hook_event_name: "Stop" }, "--then=agent:done");
+    emit({ hook_event_name: "SessionEnd" }, "--event=SessionEnd");
+
+    const stable = (root: string) => (row: StoredRow) => ({ ...row, payload_json: row.payload_json?.replaceAll(JSON.stringify(root).slice(1, -1), "<root>") ?? null });
+    expect(storedRows(seededProject).map(stable(seededProject))).toEqual(storedRows(project).map(stable(project)));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Seeds a project's store with exactly the rows `hooks:emit` writes (spec 4.3–4.13), through the
  * store and session foundation, so hooks:recap can be tested through the real binary without
- * depending on hooks:emit. Also loads the JSON scenario fixtures of test/fixtures/recap*.
+ * depending on hooks:emit. hooks-recap.test.ts checks it row for row against the real binary.
+ * Also loads the JSON scenario fixtures of test/fixtures/recap*.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -102,10 +103,11 @@ export class HooksRecorder {
   record(harnessSessionId: string | null, eventType: string, message: string, toolName: string | null, payload: JsonObject): number {
     return withStoreTransaction(this.store, () => {
       const runKey = this.ensureSession(harnessSessionId);
+      // The key order of hooks:emit too: recap scans payload text (see src/recap/rows.ts).
       const full: JsonObject = {
+        ...(this.redact ? redactDeep(payload) : payload),
         written_by: "hooks:emit",
         ...(harnessSessionId ? { harness_session_id: harnessSessionId } : {}),
-        ...(this.redact ? redactDeep(payload) : payload),
       };
       return appendRunEvent(this.db, runKey, {
         eventType,
@@ -189,7 +191,7 @@ export class HooksRecorder {
 
   /** `--event=SessionEnd` on a hooks session: `session_ended`, then the session is closed. */
   end(sid: string | null): void {
-    this.record(sid, "session_ended", `Session ended (${this.source})`, null, {});
+    this.record(sid, "session_ended", `Session ended (${this.source})`, null, { reason: null });
     const runKey = this.runKey as string;
     withStoreTransaction(this.store, () => closeSessionRows(this.db, { runKey, summary: `Closed by SessionEnd (${this.source})` }));
     this.runKey = null;
@@ -199,7 +201,7 @@ export class HooksRecorder {
   runtime(type: string, summary: string, meta: JsonObject = {}): number {
     return withStoreTransaction(this.store, () => {
       const runKey = this.ensureSession(null);
-      return appendRunEvent(this.db, runKey, { eventType: type, message: summary, phase: "live", payload: { ...meta, refs: [] } }).id;
+      return appendRunEvent(this.db, runKey, { eventType: type, message: summary, phase: "live", payload: { ...meta, refs: [], used_skills: [] } }).id;
     });
   }
 

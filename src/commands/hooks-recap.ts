@@ -21,8 +21,8 @@ function option(value: unknown): string | null {
 function payloadSession(payload: Record<string, unknown> | null): string | null {
   for (const key of ["session_id", "sessionId", "sessionID"]) {
     const value = payload?.[key];
-    // Kept exactly as the harness sent it: hooks:emit records the same string.
-    if (typeof value === "string" && value.trim()) return value;
+    // Trimmed exactly as hooks:emit trims the id it records (harness/common.ts), or the two never meet.
+    if (typeof value === "string" && value.trim()) return value.trim();
   }
   return null;
 }

@@ -78,7 +78,7 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
     // Spec 4.10: the minimal agent:done, in this process and transaction, against the run just resolved.
     const summary = `Session ended via ${input.agent} hook`;
     try {
-      done = { event: appendAgentDone(db, runKey, { summary, harnessSessionId: input.harnessSessionId, at }), summary };
+      done = { event: appendAgentDone(db, runKey, { summary, harnessSessionId: input.harnessSessionId, writtenBy: WRITTEN_BY, at }), summary };
     } catch (error) {
       doneError = error;
     }

@@ -26,6 +26,8 @@ export type AgentDoneInput = {
   artifacts?: string[];
   /** The harness `session_id` when reached through `hooks:emit --then` (column and payload key, spec 2.6). */
   harnessSessionId?: string | null;
+  /** `hooks:emit` when reached through `--then`: every payload it writes says so (spec 4.2). */
+  writtenBy?: string;
   at?: string;
 };
 
@@ -56,7 +58,11 @@ export function appendAgentDone(db: Database, runKey: string, input: AgentDoneIn
   const at = input.at ?? isoNow();
   const artifacts = input.artifacts ?? [];
   const harness = input.harnessSessionId ?? null;
-  const payload = { ...(artifacts.length > 0 ? { artifacts } : {}), ...(harness ? { harness_session_id: harness } : {}) };
+  const payload = {
+    ...(artifacts.length > 0 ? { artifacts } : {}),
+    ...(input.writtenBy ? { written_by: input.writtenBy } : {}),
+    ...(harness ? { harness_session_id: harness } : {}),
+  };
   const event = appendRunEvent(db, runKey, {
     eventType: "agent_done",
     phase: "live",
