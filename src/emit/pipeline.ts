@@ -7,7 +7,7 @@ import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
-import { adapterFor } from "../harness/index.ts";
+import { adapterFor, routePayload } from "../harness/index.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import type { EmitResult, ThenResult } from "./persist.ts";
 
@@ -41,10 +41,14 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   const root = resolveHookRoot(options.dir);
   if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
   try {
-    const source = sourceOption(options.source);
+    const flagSource = sourceOption(options.source);
     const read = await readHookPayload();
     if (read.kind === "none") logHookProblem(root, COMMAND, `no payload (${read.reason})`);
-    const event = adapterFor(source)(read.kind === "payload" ? read.payload : {});
+    const raw = read.kind === "payload" ? read.payload : {};
+    const route = routePayload(flagSource, raw);
+    if (route.skip) return { ok: true, skipped: true, reason: route.skip };
+    const source = route.source;
+    const event = adapterFor(source)(raw);
     const flagEvent = flagText(options.event);
     const name = eventName(flagEvent, event);
     if (read.kind === "payload") {
