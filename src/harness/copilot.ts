@@ -84,10 +84,9 @@ const OTHER_VSCODE_TOOLS: readonly string[] = [
   "vscode_get_terminal_confirmation",
 ];
 
-const text = v.fallback(v.optional(v.string()), undefined);
-const list = v.fallback(v.optional(v.array(v.unknown())), undefined);
-
 function buildExtrasSchema() {
+  const text = v.fallback(v.optional(v.string()), undefined);
+  const list = v.fallback(v.optional(v.array(v.unknown())), undefined);
   return v.object({ todoList: list, operation: text, agentName: text, replacements: list, files: list });
 }
 let extrasSchema: ReturnType<typeof buildExtrasSchema> | undefined;
