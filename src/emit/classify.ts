@@ -85,8 +85,13 @@ function fileRecord(tool: ToolCall, file: string): EmitRecord {
 /** One artifact per distinct project path; a multi-file edit is bounded like a patch (spec 4.4). */
 function fileRecords(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord[] {
   if (!tool.files) return [fileRecord(tool, tool.filePath ? cleanPath(ctx.root, event.cwd, tool.filePath) : "")];
-  const files = [...new Set(tool.files.map((path) => cleanPath(ctx.root, event.cwd, path)).filter((file) => file !== ""))];
-  return files.slice(0, MAX_PATCH_FILES).map((file) => fileRecord(tool, file));
+  const files = new Set<string>();
+  for (const path of tool.files) {
+    const file = cleanPath(ctx.root, event.cwd, path);
+    if (file) files.add(file);
+    if (files.size === MAX_PATCH_FILES) break;
+  }
+  return [...files].map((file) => fileRecord(tool, file));
 }
 
 function patchRecords(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord[] {

@@ -99,15 +99,19 @@ function copilotExtras(raw: Record<string, unknown> | undefined): v.InferOutput<
   return parsed.success ? parsed.output : {};
 }
 
+/** Distinct spellings kept; classify normalises them and records at most 50, so a hostile list stops early. */
+const MAX_FILE_SPELLINGS = 200;
+
 /** `replacements[].filePath` / `files[]` (strings or `{filePath}`), distinct, first-occurrence order. */
 function distinctFiles(entries: readonly unknown[]): string[] {
-  const files: string[] = [];
+  const files = new Set<string>();
   for (const entry of entries) {
     const record = entry !== null && typeof entry === "object" ? (entry as Record<string, unknown>) : null;
     const path = typeof entry === "string" ? entry : typeof record?.filePath === "string" ? record.filePath : null;
-    if (path !== null && path.trim() !== "" && !files.includes(path)) files.push(path);
+    if (path !== null && path.trim() !== "") files.add(path);
+    if (files.size === MAX_FILE_SPELLINGS) break;
   }
-  return files;
+  return [...files];
 }
 
 /** What the shared envelope parsing cannot know: multi-file edits, the todo list, the sub-agent name. */

@@ -114,6 +114,14 @@ describe("copilot classification", () => {
     expect(run(post("multi_replace_string_in_file", { replacements }))).toHaveLength(50);
   });
 
+  test("a hostile list of 200,000 distinct paths is cut early (linear, no quadratic dedupe)", () => {
+    const replacements = Array.from({ length: 200_000 }, (_, i) => ({ filePath: `src/f${i}.ts` }));
+    expect(copilot(post("multi_replace_string_in_file", { replacements })).tool?.files).toHaveLength(200);
+    const records = run(post("multi_replace_string_in_file", { replacements }));
+    expect(records).toHaveLength(50);
+    expect(records.at(-1)?.message).toBe("Edit: src/f49.ts");
+  });
+
   test.each([
     ["an `Exit code:` line decides", "npm run lint; echo \"Exit code: $?\"", "1 problem\nExit code: 2\n", { outcome: "failed", exit_code: 2 }],
     ["a failing test summary", "npm test", " Test Files  1 failed (1)\n      Tests  1 failed | 3 passed (4)\n", { outcome: "failed", exit_code: null, test_runner: true }],
