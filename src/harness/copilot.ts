@@ -136,9 +136,18 @@ function refineTool(tool: ToolCall, input: Record<string, unknown> | undefined):
   }
 }
 
+/**
+ * VS Code names MCP tools `mcp_<server>_<tool>` (microsoft/vscode `src/vs/workbench/contrib/mcp/common/mcpTypes.ts`
+ * `McpToolName.Prefix`); spelled the Claude way (`mcp__…`) they are ignored like every MCP tool (spec 4.3).
+ */
+function mcpAsClaude(name: string | null): string | null {
+  return name !== null && name.startsWith("mcp_") && !name.startsWith("mcp__") ? `mcp__${name.slice(4)}` : null;
+}
+
 export const copilotAdapter: Adapter = (raw) => {
   const envelope = parseEnvelope(raw);
-  const event = eventFromEnvelope(envelope, { harness: "copilot", toolAliases: TOOL_ALIASES });
+  const toolName = mcpAsClaude(firstText(envelope.tool_name, envelope.toolName)?.trim() ?? null);
+  const event = eventFromEnvelope(envelope, { harness: "copilot", toolAliases: TOOL_ALIASES, toolName });
   return event.tool ? { ...event, tool: refineTool(event.tool, envelope.tool_input ?? envelope.toolInput) } : event;
 };
 

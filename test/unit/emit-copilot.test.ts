@@ -143,6 +143,12 @@ describe("copilot classification", () => {
     expect(run(post("manage_todo_list", { operation: "read" }))).toEqual([]);
   });
 
+  test("VS Code's MCP tools (mcp_<server>_<tool>) are ignored like Claude's mcp__ tools", () => {
+    expect(copilot(post("mcp_github_get_issue", { issue_number: 1 })).tool?.name).toBe("mcp__github_get_issue");
+    expect(run(post("mcp_github_get_issue", { issue_number: 1 }))).toEqual([]);
+    expect(run(post("mcp__context7__docs", {}))).toEqual([]);
+  });
+
   test("runSubagent → Task note with the agent name; other tools → notes", () => {
     expect(run(post("runSubagent", { prompt: "p", description: "Review rounding", agentName: "Plan" }))[0]).toMatchObject({ eventType: "note", message: "Review rounding", payload: { tool: "Task", subagent_type: "Plan" } });
     expect(run(post("create_directory", { dirPath: join(root, "d") }))[0]).toMatchObject({ eventType: "note", message: "[copilot] create_directory" });
