@@ -63,6 +63,29 @@ function codexPatch(project: string): string {
   });
 }
 
+const COPILOT_SESSION = "6c2f9a1e-58d3-4b7e-a0c4-2e91f7d3b865";
+
+/** VS Code Copilot's multi-file edit: one artifact per distinct file. */
+function copilotMultiReplace(project: string): string {
+  return JSON.stringify({
+    timestamp: "2026-11-20T14:10:07.259Z",
+    hook_event_name: "PostToolUse",
+    session_id: COPILOT_SESSION,
+    transcript_path: `/home/dev/.config/Code/User/workspaceStorage/8f3a61c0d2/GitHub.copilot-chat/transcripts/${COPILOT_SESSION}.jsonl`,
+    cwd: project,
+    tool_name: "multi_replace_string_in_file",
+    tool_use_id: "call_007Qx7__vscode-1707",
+    tool_input: {
+      explanation: "Import the helper and drop toFixed",
+      replacements: [
+        { filePath: join(project, "src", "invoice", "total.ts"), oldString: "import type { Line }", newString: "import { roundHalfEven } from './rounding';\nimport type { Line }", explanation: "import" },
+        { filePath: join(project, "src", "invoice", "format.ts"), oldString: "amount.toFixed(2)", newString: "roundHalfEven(amount).toFixed(2)", explanation: "format" },
+      ],
+    },
+    tool_response: `The following files were successfully edited:\n${join(project, "src", "invoice", "total.ts")}\n${join(project, "src", "invoice", "format.ts")}`,
+  });
+}
+
 /** The bench runner substitutes `{project}` in args only; payload paths use a fixed stand-in root. */
 const PROJECT_STANDIN = "/home/dev/acme";
 
@@ -98,6 +121,23 @@ const cases: BenchCase[] = [
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
     stdin: JSON.stringify({ session_id: CLAUDE_SESSION, cwd: PROJECT_STANDIN, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: `${PROJECT_STANDIN}/src/cart.ts` } }),
     setup: openSession(claudeWrite(PROJECT_STANDIN), "claude"),
+    maxRatio: 2,
+    maxRssMiB: 45,
+  },
+  {
+    name: "hooks:emit copilot multi_replace_string_in_file",
+    args: ["hooks:emit", "{project}", "--agent=dev", "--source=copilot"],
+    stdin: copilotMultiReplace(PROJECT_STANDIN),
+    setup: openSession(copilotMultiReplace(PROJECT_STANDIN), "copilot"),
+    maxRatio: 2,
+    maxRssMiB: 45,
+  },
+  {
+    // VS Code runs every Claude PostToolUse handler for each Copilot tool call: this skip is paid three times per call.
+    name: "hooks:emit copilot payload at a claude handler (duplicate-copilot)",
+    args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
+    stdin: copilotMultiReplace(PROJECT_STANDIN),
+    setup: openSession(copilotMultiReplace(PROJECT_STANDIN), "copilot"),
     maxRatio: 2,
     maxRssMiB: 45,
   },

@@ -7,7 +7,7 @@ import { redactDeep, redactSecrets } from "../text/redact.ts";
 import type { HookEvent, PlanItem, ToolCall } from "../harness/types.ts";
 import { promptActivation, skillActivation } from "./activation.ts";
 import { commandOutcome } from "./outcome.ts";
-import { parsePatchHeaders } from "./patch.ts";
+import { MAX_PATCH_FILES, parsePatchHeaders } from "./patch.ts";
 import { projectPath } from "./paths.ts";
 import type { EmitRecord } from "./records.ts";
 import { capHead, capTail, capWithMark, collapseWhitespace } from "./text.ts";
@@ -35,7 +35,8 @@ export function eventName(flag: string | null, event: HookEvent): string | null 
 }
 
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead"]);
+/** `TodoRead`: Claude Code's old read-only todo tool, and Copilot's `manage_todo_list` with `operation: "read"`. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoRead"]);
 const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
 /** Harnesses that report non-zero exits as PostToolUseFailure (spec 4.5 rule 5). */
 const FAILURE_EVENT_HARNESSES: ReadonlySet<string> = new Set(["claude", "antigravity"]);
@@ -76,10 +77,21 @@ function isIgnoredTool(name: string): boolean {
   return READ_ONLY_TOOLS.has(name) || name.startsWith("mcp__");
 }
 
-function fileRecord(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord {
-  const file = tool.filePath ? cleanPath(ctx.root, event.cwd, tool.filePath) : "";
+function fileRecord(tool: ToolCall, file: string): EmitRecord {
   if (!file) return { eventType: "artifact", message: tool.name, toolName: tool.name, payload: { tool: tool.name } };
   return { eventType: "artifact", message: `${tool.name}: ${file}`, toolName: tool.name, payload: { tool: tool.name, file }, file };
+}
+
+/** One artifact per distinct project path; a multi-file edit is bounded like a patch (spec 4.4). */
+function fileRecords(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord[] {
+  if (!tool.files) return [fileRecord(tool, tool.filePath ? cleanPath(ctx.root, event.cwd, tool.filePath) : "")];
+  const files = new Set<string>();
+  for (const path of tool.files) {
+    const file = cleanPath(ctx.root, event.cwd, path);
+    if (file) files.add(file);
+    if (files.size === MAX_PATCH_FILES) break;
+  }
+  return [...files].map((file) => fileRecord(tool, file));
 }
 
 function patchRecords(ctx: ClassifyContext, event: HookEvent, tool: ToolCall): EmitRecord[] {
@@ -171,7 +183,7 @@ function toolRecords(ctx: ClassifyContext, event: HookEvent, failureEvent: boole
   if (tool.name === "Bash") return [bashRecord(ctx, event, tool, failureEvent)];
   // A failed file (or other) tool changed nothing (spec 4.3 PostToolUseFailure).
   if (failureEvent || isIgnoredTool(tool.name)) return [];
-  if (FILE_TOOLS.has(tool.name)) return [fileRecord(ctx, event, tool)];
+  if (FILE_TOOLS.has(tool.name)) return fileRecords(ctx, event, tool);
   if (tool.name === "apply_patch") return patchRecords(ctx, event, tool);
   if (tool.name === "Task") return [taskRecord(tool)];
   if (PLAN_TOOLS.has(tool.name)) return [planRecord(tool, tool.plan ?? [])];

@@ -1,4 +1,9 @@
-/** Spec 4.10 (MAY): the last assistant text of a Claude-style JSONL transcript, when the Stop payload has none. */
+/**
+ * Spec 4.10 (MAY): the last assistant text of a JSONL transcript, when the Stop payload has none. Two
+ * shapes: Claude Code's `{type:"assistant", message:{content}}` lines, and the Copilot Chat transcript
+ * (microsoft/vscode-copilot-chat `src/extension/chat/vscode-node/sessionTranscriptService.ts`):
+ * `{type:"assistant.message", data:{content, toolRequests}}`, whose content is empty on tool-only rounds.
+ */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 const TAIL_BYTES = 1024 * 1024;
@@ -9,6 +14,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function assistantText(entry: unknown): string | null {
   if (!isObject(entry)) return null;
+  if (entry.type === "assistant.message") return isObject(entry.data) && typeof entry.data.content === "string" ? entry.data.content : null;
   const message = isObject(entry.message) ? entry.message : null;
   const isAssistant = entry.type === "assistant" || message?.role === "assistant";
   if (!isAssistant || !message) return null;

@@ -172,6 +172,7 @@ export function toolCall(name: string, input: ToolInput, aliases: Readonly<Recor
   return {
     name: canonical,
     filePath: firstText(input.file_path, input.filePath, input.FilePath, input.notebook_path, input.notebookPath, input.TargetFile, input.AbsolutePath, input.path),
+    files: null,
     command: isPatch ? null : command,
     patch: isPatch ? firstText(command, input.input, input.patch, input.patchText) : null,
     description: firstText(input.description, input.Description),

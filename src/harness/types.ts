@@ -2,7 +2,7 @@
  * The one event shape every harness adapter produces. Nothing past the adapters knows about
  * snake_case vs camelCase, string vs object tool responses, command arrays or tool-name spellings.
  */
-export type HarnessName = "claude" | "codex" | "antigravity" | "opencode";
+export type HarnessName = "claude" | "codex" | "antigravity" | "opencode" | "copilot";
 
 /** One plan/todo item as the harness sent it (status not yet normalised). */
 export type PlanItem = { text: string; status: string };
@@ -12,6 +12,8 @@ export type ToolCall = {
   /** `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `apply_patch`, `Bash`, `Task`, `TodoWrite`, `update_plan`, `Skill`, `Read`, ... or the name as given. */
   name: string;
   filePath: string | null;
+  /** Every file of a multi-file edit (Copilot `multi_replace_string_in_file`), first-occurrence order; null for one-file tools. */
+  files: string[] | null;
   /** Shell command text (arrays already joined). */
   command: string | null;
   /** apply_patch text (Codex `command`/`input`/`patch`, OpenCode `patchText`). */

@@ -27,9 +27,9 @@ function mulberry32(seed: number): () => number {
 const random = mulberry32(0xa105);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
-const SOURCES = ["claude", "codex", "opencode", "antigravity", "cursor", ""] as const;
+const SOURCES = ["claude", "codex", "opencode", "antigravity", "copilot", "cursor", ""] as const;
 const EVENTS = [null, "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "sessionend", "Bogus"] as const;
-const TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch", "patch", "Bash", "shell", "Task", "Agent", "TodoWrite", "update_plan", "Skill", "Read", "mcp__x__y", "run_command", "write_to_file", "bash", "write", "todowrite", "WebFetch", "", "💥"];
+const TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch", "patch", "Bash", "shell", "Task", "Agent", "TodoWrite", "update_plan", "Skill", "Read", "mcp__x__y", "run_command", "write_to_file", "bash", "write", "todowrite", "WebFetch", "create_file", "multi_replace_string_in_file", "run_in_terminal", "manage_todo_list", "runSubagent", "editFiles", "", "💥"];
 
 function randomString(): string {
   return pick([
@@ -64,7 +64,7 @@ function randomValue(depth = 0): unknown {
     case 5: return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(depth + 1));
     default: {
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < Math.floor(random() * 5); i++) out[pick(["file_path", "command", "todos", "plan", "skill", "filePath", "TargetFile", "CommandLine", "stdout", "exit_code", "output", randomString()])] = randomValue(depth + 1);
+      for (let i = 0; i < Math.floor(random() * 5); i++) out[pick(["file_path", "command", "todos", "plan", "skill", "filePath", "TargetFile", "CommandLine", "stdout", "exit_code", "output", "replacements", "files", "todoList", "operation", "agentName", randomString()])] = randomValue(depth + 1);
       return out;
     }
   }
@@ -81,7 +81,12 @@ function seedPayload(project: string): Record<string, unknown> {
       command: pick([randomString(), ["bash", "-lc", randomString()], [1, 2]]),
       todos: [{ content: randomString(), status: pick(["completed", "done", "active", 3]) }],
       skill: pick(["aioson:agent:planner", "pdf", randomString()]),
+      replacements: pick([[{ filePath: randomString() }, { filePath: join(project, "c.ts") }, "x", null], randomString()]),
+      todoList: [{ id: 1, title: randomString(), status: pick(["not-started", "in-progress", "completed", null]) }],
+      operation: pick(["read", "write", 7]),
+      agentName: pick(["Plan", randomString(), 3]),
     },
+    timestamp: pick(["2026-11-29T10:00:00.000Z", 1_700_000_000_000, undefined]),
     tool_response: pick([randomString(), { stdout: randomString(), exit_code: pick([0, 1, "0", null]) }, null, 5]),
     prompt: randomString(),
     last_assistant_message: randomString(),

@@ -3,11 +3,12 @@
  * harness-protocols.md) replayed through the binary with the flags the installed hook lines pass
  * (spec 9.4–9.8); the rows, ndjson lines and final state must equal the golden file next to it.
  * Regenerate after a deliberate change with `UPDATE_GOLDEN=1 bun test test/emit/replay.test.ts` and
- * review the diff.
+ * review the diff. `${HOME}` in a fixture is the hook's temp HOME; a line's `appendTranscript` entries are
+ * appended (JSONL) to its payload's transcript file before the hook runs, as the harness would have written them.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { REPO_ROOT, cleanupTemp, rows, tempDir, tempProject } from "../helpers.ts";
 import { emit, events, ndjsonLines, stateOf } from "./helpers.ts";
 
@@ -15,8 +16,9 @@ afterAll(cleanupTemp);
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "sessions");
 const PLACEHOLDER = "${ROOT}";
+const HOME_PLACEHOLDER = "${HOME}";
 
-type FixtureLine = { hook: string; payload: Record<string, unknown> };
+type FixtureLine = { hook: string; payload: Record<string, unknown>; appendTranscript?: unknown[] };
 
 /** The flags of the installed hook line that fires on `hook` (spec 9.4–9.8). */
 const HOOK_FLAGS: Record<string, Record<string, string[]>> = {
@@ -24,14 +26,22 @@ const HOOK_FLAGS: Record<string, Record<string, string[]>> = {
   codex: { SessionEnd: ["--event=SessionEnd"] },
   opencode: {},
   antigravity: { Stop: ["--then=agent:done"], SessionEnd: ["--event=SessionEnd"] },
+  copilot: { Stop: ["--then=agent:done"] },
 };
 
-function loadFixture(harness: string, root: string): FixtureLine[] {
-  const escaped = JSON.stringify(root).slice(1, -1);
+function loadFixture(harness: string, root: string, home: string): FixtureLine[] {
+  const escape = (path: string) => JSON.stringify(path).slice(1, -1);
   return readFileSync(join(FIXTURES, `${harness}.jsonl`), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line.replaceAll(PLACEHOLDER, escaped)) as FixtureLine);
+    .map((line) => JSON.parse(line.replaceAll(PLACEHOLDER, escape(root)).replaceAll(HOME_PLACEHOLDER, escape(home))) as FixtureLine);
+}
+
+function appendTranscript(line: FixtureLine): void {
+  const path = line.payload.transcript_path;
+  if (!line.appendTranscript || typeof path !== "string") return;
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, line.appendTranscript.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
 }
 
 /** Replaces the temp root and the volatile keys/timestamps so runs compare equal. */
@@ -71,13 +81,14 @@ function snapshot(project: string, results: unknown[]): Record<string, unknown> 
 }
 
 describe("recorded sessions replay into the golden rows, lines and state", () => {
-  for (const harness of ["claude", "codex", "opencode", "antigravity"]) {
+  for (const harness of ["claude", "codex", "opencode", "antigravity", "copilot"]) {
     test(harness, () => {
       const project = tempProject();
-      const lines = loadFixture(harness, project);
-      expect(lines.length).toBeGreaterThanOrEqual(30);
       const home = tempDir();
+      const lines = loadFixture(harness, project, home);
+      expect(lines.length).toBeGreaterThanOrEqual(30);
       const results = lines.map((line) => {
+        appendTranscript(line);
         const run = emit(project, line.payload, ["--agent=dev", `--source=${harness}`, ...(HOOK_FLAGS[harness]?.[line.hook] ?? [])], { env: { HOME: home } });
         expect(run.code).toBe(0);
         return { hook: line.hook, result: run.result };
