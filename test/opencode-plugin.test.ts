@@ -10,8 +10,8 @@ function fakeBinary(dir: string, log: string, delay = "0"): string {
   writeFileSync(path, `#!/bin/sh
 n=$(date +%s%N)-$$
 sleep ${delay}
-printf '%s\\n' "$@" > "${log}/$n.argv"
 cat > "${log}/$n.stdin"
+printf '%s\\n' "$@" > "${log}/$n.argv.tmp" && mv "${log}/$n.argv.tmp" "${log}/$n.argv"
 if [ "$1" = "hooks:recap" ]; then printf '{"additionalContext":"CHECKPOINT for %s"}' "$6"; fi
 `);
   chmodSync(path, 0o755);
