@@ -13,7 +13,7 @@ const command: CommandDef = {
   args: {
     dir: { type: "positional", required: false, description: "Directory the project-root walk starts from (default: cwd)" },
     agent: { type: "string", description: "Install agent that owns the hooks session (default: dev)" },
-    source: { type: "string", description: "Harness: claude, codex, antigravity, opencode (default: claude)" },
+    source: { type: "string", description: "Harness: claude, codex, antigravity, opencode, copilot (default: claude)" },
     event: { type: "string", description: "Override the payload's event name (e.g. SessionEnd)" },
     then: { type: "string", description: "agent:done — record the turn end in the same process" },
     json: { type: "boolean", alias: "j", description: "Print the result object" },

@@ -45,6 +45,8 @@ const FAIL_SIGNALS: readonly RegExp[] = [
   /^\s*(---\s+)?FAIL\b/,
   /^test result: FAILED/,
   /^#\s*fail\s+[1-9]\d*/,
+  // Beyond spec 4.7 (whose list is silent on them): `bun test` closes on " 1 fail" alone on a line.
+  /^\s*[1-9]\d*\s+fail\s*$/,
 ];
 const TAP_NOT_OK = /^\s*not ok\b/;
 const TAP_DIRECTIVE = /#\s*(TODO|SKIP)\b/i;
@@ -57,6 +59,9 @@ const PASS_SIGNALS: readonly RegExp[] = [
   /\bTests:\s.*\bpassed\b/,
   /^OK\b/,
   /\bOK \(\d+ tests?/,
+  // Beyond spec 4.7: `bun test` (" 12 pass" alone on a line) and RSpec ("12 examples, 0 failures").
+  /^\s*\d+\s+pass\s*$/,
+  /\b\d+ examples?, 0 failures\b/,
 ];
 
 /** Summaries sit at the end of the output; a 10 MB log is not scanned whole. */
