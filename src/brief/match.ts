@@ -31,7 +31,8 @@ export type Lookup = { text: string; words: Set<string> };
 
 export function makeLookup(normalized: string): Lookup {
   const words = new Set<string>();
-  for (const word of normalized.split(" ")) if (word) for (const variant of variants(word)) words.add(variant);
+  // A guard query is a whole file: its words repeat, so each distinct word is expanded once.
+  for (const word of new Set(normalized.split(" "))) if (word) for (const variant of variants(word)) words.add(variant);
   return { text: normalized, words };
 }
 
