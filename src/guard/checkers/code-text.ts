@@ -4,7 +4,8 @@ const SPECIAL = /[/"'`]/g;
 const REGEX_CONTEXT = "(,=:[!&|?{};+-*%<>~^";
 
 function blanked(text: string, from: number, to: number): string {
-  return text.slice(from, to).replace(/[^\n]/g, " ");
+  const part = text.slice(from, to);
+  return part.includes("\n") ? part.replace(/[^\n]/g, " ") : " ".repeat(part.length);
 }
 
 /** The last non-blank character before `index`, or "" at the start. */
