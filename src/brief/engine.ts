@@ -15,8 +15,13 @@ export type BriefRequest = {
   paths: readonly string[];
   feature?: string;
   semantic?: boolean;
-  /** Limit the candidate surfaces (the guard reads every surface; tests may narrow). */
+  /** Limit the candidate surfaces (default: every surface). */
   surfaces?: readonly Surface[];
+  /**
+   * Keep only candidates routed by a strong signal (paths, task_types, triggers, aliases, entities): the only
+   * ones the guard can inject (spec 6.6 filter 1). Their scores are unchanged; the rest are never scored.
+   */
+  strongOnly?: boolean;
 };
 
 export type BriefItem = {
@@ -131,6 +136,7 @@ type ScoreContext = {
   activeFeature: string;
   terms: readonly string[];
   semantic: boolean;
+  strongOnly: boolean;
 };
 
 function list(prefix: string, hits: readonly string[], max: number): string {
@@ -154,17 +160,20 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     reasons.push("load_tier:always");
   }
   let hard = false;
+  let strong = false;
   const pathHits: string[] = [];
   for (const path of ctx.paths) for (const pattern of candidate.patterns) if (matchPath(path, pattern)) pathHits.push(`${path}~${pattern}`);
   if (pathHits.length > 0) {
     score += 10;
     hard = true;
+    strong = true;
     reasons.push(list("paths", pathHits, 3));
   }
   const direct = ctx.paths.some((path) => path === candidate.path || matchPath(candidate.path, path));
   if (direct) {
     score += 10;
     hard = true;
+    strong = true;
     reasons.push("paths:direct");
   }
   const slug = candidate.featureSlug.toLowerCase();
@@ -194,9 +203,11 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     if (hits.length > 0) {
       score += points;
       hard = true;
+      strong ||= name !== "retrieval_intents";
       reasons.push(list(name, hits, 3));
     }
   }
+  if (ctx.strongOnly && !strong) return null;
   const tagHits = matches(ctx.lookup, candidate.tags);
   if (tagHits.length > 0) {
     score += 20;
@@ -254,7 +265,7 @@ export function buildBrief(request: BriefRequest): Brief {
   const semantic = request.semantic !== false;
   const terms = semantic ? semanticTerms([request.task, paths.join(" "), feature, activeFeature], framework) : [];
   const { candidates, broken } = loadCandidates(root, request.surfaces);
-  const ctx: ScoreContext = { agent, mode, lookup, paths, activeFeature, terms, semantic };
+  const ctx: ScoreContext = { agent, mode, lookup, paths, activeFeature, terms, semantic, strongOnly: request.strongOnly === true };
   const selected: BriefItem[] = [];
   for (const candidate of candidates) {
     const scored = scoreCandidate(candidate, ctx);
