@@ -79,8 +79,12 @@ function braceMatches(code: string): Map<number, number> {
   return pairs;
 }
 
-/** Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`. */
-function braceFunctions(lines: readonly string[]): Span[] {
+/**
+ * Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`.
+ * Only a body of more than `minLines` lines can hold more logic lines than that, so only the lines at most
+ * 24 above such a body are read for an opener (a cold hook path: most files have no long body but their class).
+ */
+function braceFunctions(lines: readonly string[], minLines: number): Span[] {
   const code = neutralize(lines.join("\n"));
   const codeLines = code.split("\n");
   const lineStarts: number[] = [];
@@ -100,9 +104,15 @@ function braceFunctions(lines: readonly string[]): Span[] {
     return lo;
   };
   const pairs = braceMatches(code);
+  const worth = new Uint8Array(codeLines.length);
+  for (const [open, close] of pairs) {
+    const line = lineOf(open);
+    if (lineOf(close) - line - 1 <= minLines) continue;
+    worth.fill(1, Math.max(0, line - 24), line + 1);
+  }
   const spans: Span[] = [];
   codeLines.forEach((line, index) => {
-    if (!MAYBE_OPENER.test(line)) return;
+    if (worth[index] === 0 || !MAYBE_OPENER.test(line)) return;
     let name: string | undefined;
     let at = 0;
     for (const opener of OPENERS) {
@@ -158,9 +168,10 @@ function indentFunctions(lines: readonly string[]): Span[] {
 export function checkFunctionSize(file: CheckFile, options: CheckOptions): Finding[] {
   if (file.lines.length === 0 || isSizeExempt(file.rel)) return [];
   const ext = extensionOf(file.rel);
-  const flags = logicLineFlags(file.lines, ext);
-  const spans = INDENT_EXTS.has(ext) ? indentFunctions(file.lines) : braceFunctions(file.lines);
   const limit = options.maxFunctionLines;
+  const spans = INDENT_EXTS.has(ext) ? indentFunctions(file.lines) : braceFunctions(file.lines, limit);
+  if (spans.length === 0) return [];
+  const flags = logicLineFlags(file.lines, ext);
   const out: Finding[] = [];
   for (const span of spans) {
     const count = countLogic(flags, span.start, span.end);
