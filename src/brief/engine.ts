@@ -139,6 +139,15 @@ type ScoreContext = {
   strongOnly: boolean;
 };
 
+/** The routing fields of spec 6.5, in reason order, with their points. */
+const ROUTED: ReadonlyArray<readonly [string, "taskTypes" | "triggers" | "aliases" | "entities" | "intents", number]> = [
+  ["task_types", "taskTypes", 40],
+  ["triggers", "triggers", 40],
+  ["aliases", "aliases", 35],
+  ["entities", "entities", 30],
+  ["retrieval_intents", "intents", 25],
+];
+
 function list(prefix: string, hits: readonly string[], max: number): string {
   return `${prefix}:${hits.slice(0, max).join(",")}`;
 }
@@ -147,8 +156,10 @@ function list(prefix: string, hits: readonly string[], max: number): string {
 export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score: number; reason: string; tier: string } | null {
   const reasons: string[] = [];
   let score = 0;
-  const agents = candidate.agents.map((a) => a.toLowerCase().replace(/^@/, ""));
-  if (agents.length > 0 && !agents.includes("all") && !agents.includes(ctx.agent)) return null;
+  if (candidate.agents.length > 0) {
+    const agents = candidate.agents.map((a) => a.toLowerCase().replace(/^@/, ""));
+    if (!agents.includes("all") && !agents.includes(ctx.agent)) return null;
+  }
   if (candidate.modes.length > 0) {
     if (!candidate.modes.map((m) => m.toLowerCase()).includes(ctx.mode)) return null;
     score += 5;
@@ -191,15 +202,8 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     }
     hard = true;
   }
-  const routed: Array<[string, readonly string[], number]> = [
-    ["task_types", candidate.taskTypes, 40],
-    ["triggers", candidate.triggers, 40],
-    ["aliases", candidate.aliases, 35],
-    ["entities", candidate.entities, 30],
-    ["retrieval_intents", candidate.intents, 25],
-  ];
-  for (const [name, needles, points] of routed) {
-    const hits = matches(ctx.lookup, needles);
+  for (const [name, field, points] of ROUTED) {
+    const hits = matches(ctx.lookup, candidate[field]);
     if (hits.length > 0) {
       score += points;
       hard = true;
