@@ -31,10 +31,18 @@ export function ruleFrontmatterSchema(): v.GenericSchema<Record<string, unknown>
   return schema;
 }
 
+function allMatch(data: Record<string, string>): boolean {
+  for (const [key, pattern] of KEY_PATTERNS) {
+    const value = data[key];
+    if (value !== undefined && (typeof value !== "string" || !pattern.test(value))) return false;
+  }
+  return true;
+}
+
 /** Problems of one frontmatter block, as `key: message` lines; empty when valid. */
 export function frontmatterProblems(data: Record<string, string>): string[] {
   // Nearly every rule is valid: the same patterns tested directly spare the schema run on a cold hook path.
-  if (KEY_PATTERNS.every(([key, pattern]) => data[key] === undefined || (typeof data[key] === "string" && pattern.test(data[key])))) return [];
+  if (allMatch(data)) return [];
   const result = v.safeParse(ruleFrontmatterSchema(), data);
   if (result.success) return [];
   return result.issues.map((issue) => {
