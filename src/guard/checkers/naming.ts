@@ -112,7 +112,8 @@ type Kind = "directory" | "filename" | "identifier";
 export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  const add = (kind: Kind, token: string, line: number | null, snippet: string) => {
+  // `snippet` is a function: most declarations are repeats or plain English and never need one.
+  const add = (kind: Kind, token: string, line: number | null, snippet: () => string) => {
     const key = `${kind}:${token}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -128,14 +129,14 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
       line,
       token,
       scope: kind === "directory" ? `dir:${token}` : "file",
-      snippet,
+      snippet: snippet(),
     });
   };
   const segments = file.rel.split("/").filter(Boolean);
   const name = segments.pop() ?? "";
-  for (const segment of segments) if (!SKIPPED_SEGMENTS.has(segment.toLowerCase()) && !segment.startsWith(".")) add("directory", segment, null, file.rel);
+  for (const segment of segments) if (!SKIPPED_SEGMENTS.has(segment.toLowerCase()) && !segment.startsWith(".")) add("directory", segment, null, () => file.rel);
   const stem = stemOf(name);
-  if (stem && !SKIPPED_SEGMENTS.has(stem.toLowerCase())) add("filename", stem, null, file.rel);
+  if (stem && !SKIPPED_SEGMENTS.has(stem.toLowerCase())) add("filename", stem, null, () => file.rel);
   // One pass over the whole text (a cold hook path): each match is mapped back to its line.
   const text = file.lines.join("\n");
   const code = blankStrings(text);
@@ -152,7 +153,7 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
     const raw = text.slice(start, end < 0 ? text.length : end);
     if (isCommentLine(raw)) continue;
     const name = (match[1] ?? match[2] ?? match[3] ?? match[4]) as string;
-    add("identifier", name, index + 1, raw.trim().slice(0, 200));
+    add("identifier", name, index + 1, () => raw.trim().slice(0, 200));
   }
   return options.uncapped ? out : out.slice(0, 6);
 }
