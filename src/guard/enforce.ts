@@ -92,7 +92,7 @@ function inScope(doc: GovernanceDoc, rel: string): boolean {
 }
 
 export function enforce(request: EnforceRequest): ViolationBlock[] {
-  const docs = discoverGovernance(request.root).filter((doc) => doc.checkers.length > 0);
+  const docs = discoverGovernance(request.root);
   if (docs.length === 0) return [];
   const recheck = request.recheck === true;
   const afterFiles = filesOf(request.root, request.rel, request.kind, request.after, recheck);
