@@ -150,9 +150,11 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
       start = end + 1;
       end = text.indexOf("\n", start);
     }
+    const name = (match[1] ?? match[2] ?? match[3] ?? match[4]) as string;
+    // A name already judged adds nothing (add() would skip it): spare its line's comment test.
+    if (seen.has(`identifier:${name}`)) continue;
     const raw = text.slice(start, end < 0 ? text.length : end);
     if (isCommentLine(raw)) continue;
-    const name = (match[1] ?? match[2] ?? match[3] ?? match[4]) as string;
     add("identifier", name, index + 1, () => raw.trim().slice(0, 200));
   }
   return options.uncapped ? out : out.slice(0, 6);

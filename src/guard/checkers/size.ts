@@ -122,24 +122,32 @@ function braceMatches(code: string, minLines: number): Braces {
  */
 function braceFunctions(lines: readonly string[], minLines: number): Span[] {
   const code = neutralize(lines.join("\n"));
-  const codeLines = code.split("\n");
   const { pairs, longOpenLines } = braceMatches(code, minLines);
+  if (longOpenLines.length === 0) return [];
+  const codeLines = code.split("\n");
   const worth = new Uint8Array(codeLines.length);
   for (const line of longOpenLines) worth.fill(1, Math.max(0, line - 24), line + 1);
-  const lineStarts: number[] = [];
-  let offset = 0;
-  for (const line of codeLines) {
-    lineStarts.push(offset);
-    offset += line.length + 1;
-  }
+  let lineStarts: number[] | null = null;
   const spans: Span[] = [];
-  for (let index = 0; index < codeLines.length; index++) {
+  // Only the marked lines, in order (a native scan skips the rest).
+  for (let index = worth.indexOf(1); index >= 0; index = worth.indexOf(1, index + 1)) {
     const line = codeLines[index] as string;
-    if (worth[index] === 0 || !MAYBE_OPENER.test(line)) continue;
+    if (!MAYBE_OPENER.test(line)) continue;
+    lineStarts ??= startsOf(codeLines);
     const span = spanAt(code, line, index, lineStarts, pairs);
     if (span) spans.push(span);
   }
   return spans;
+}
+
+function startsOf(codeLines: readonly string[]): number[] {
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of codeLines) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  return starts;
 }
 
 /** The function opened on line `index`, if a named opener starts there and its body is found. */
