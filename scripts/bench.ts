@@ -64,6 +64,7 @@ type Subject = {
   stdinFile: string;
   maxRatio?: number;
   maxRssMiB?: number;
+  ratioTo?: { name: string; max: number };
   samples: number[];
   rssKiB: number[];
   error?: string;
@@ -119,6 +120,7 @@ async function caseSubject(binary: string, benchCase: BenchCase): Promise<Subjec
     stdinFile: stdinFile(fill(benchCase.stdin ?? "")),
     maxRatio: benchCase.maxRatio,
     maxRssMiB: benchCase.maxRssMiB,
+    ratioTo: benchCase.ratioTo,
   });
   try {
     await benchCase.setup?.(project, binary);
@@ -184,10 +186,19 @@ function percentile(samples: readonly number[], p: number): number {
 
 type Verdict = "PASS" | "FAIL" | "";
 
-function verdict(s: Subject, floorMedian: number): Verdict {
+/** The median of `s` over the median of the case its `ratioTo` names (NaN when that case did not run). */
+function caseRatio(s: Subject, subjects: readonly Subject[]): number {
+  const other = subjects.find((o) => o.name === s.ratioTo?.name && !o.error);
+  return other ? percentile(s.samples, 0.5) / percentile(other.samples, 0.5) : Number.NaN;
+}
+
+function verdict(s: Subject, floorMedian: number, subjects: readonly Subject[]): Verdict {
   if (s.error) return "FAIL";
-  if (s.maxRatio === undefined && s.maxRssMiB === undefined) return "";
-  const ratioOk = s.maxRatio === undefined || percentile(s.samples, 0.5) / floorMedian <= s.maxRatio;
+  if (s.maxRatio === undefined && s.maxRssMiB === undefined && s.ratioTo === undefined) return "";
+  const ratio = caseRatio(s, subjects);
+  // A reference case left out of the run (--filter) leaves that target unchecked.
+  const caseOk = s.ratioTo === undefined || Number.isNaN(ratio) || ratio <= s.ratioTo.max;
+  const ratioOk = caseOk && (s.maxRatio === undefined || percentile(s.samples, 0.5) / floorMedian <= s.maxRatio);
   const peak = s.rssKiB.length > 0 ? Math.max(...s.rssKiB) / 1024 : undefined;
   const rssOk = s.maxRssMiB === undefined || (peak !== undefined && peak <= s.maxRssMiB);
   return ratioOk && rssOk ? "PASS" : "FAIL";
@@ -204,15 +215,23 @@ function report(subjects: readonly Subject[], floor: Subject): Verdict[] {
   const floorMedian = percentile(floor.samples, 0.5);
   const verdicts: Verdict[] = [];
   const rows = subjects.map((s) => {
-    const v = verdict(s, floorMedian);
+    const v = verdict(s, floorMedian, subjects);
     verdicts.push(v);
     if (s.error) return [s.name, "-", "-", "-", s.maxRatio ? `<= ${s.maxRatio}x` : "", "-", "FAIL (error)"];
     const median = percentile(s.samples, 0.5);
     const peak = s.rssKiB.length > 0 ? `${(Math.max(...s.rssKiB) / 1024).toFixed(1)}` : "-";
-    const target = [s.maxRatio ? `<= ${s.maxRatio}x` : "", s.maxRssMiB ? `<= ${s.maxRssMiB} MiB` : ""].filter(Boolean).join(", ");
+    const target = [s.maxRatio ? `<= ${s.maxRatio}x` : "", s.ratioTo ? `<= ${s.ratioTo.max}x case` : "", s.maxRssMiB ? `<= ${s.maxRssMiB} MiB` : ""]
+      .filter(Boolean)
+      .join(", ");
     return [s.name, median.toFixed(2), percentile(s.samples, 0.95).toFixed(2), `${(median / floorMedian).toFixed(2)}x`, target, peak, v];
   });
   console.log(table(["case", "median ms", "p95 ms", "x floor", "target", "peak RSS MiB", "result"], rows));
+  for (const s of subjects) {
+    if (!s.ratioTo || s.error) continue;
+    const ratio = caseRatio(s, subjects);
+    const shown = Number.isNaN(ratio) ? "not measured (reference case not in this run)" : `${ratio.toFixed(2)}x`;
+    console.log(`"${s.name}" / "${s.ratioTo.name}": ${shown} (target <= ${s.ratioTo.max}x)`);
+  }
   for (const s of subjects) if (s.error) console.log(`error in "${s.name}": ${s.error}`);
   return verdicts;
 }

@@ -1,6 +1,11 @@
 /**
  * context:guard on a 300-line TypeScript write with 20 and with 200 project rules. The installed hook
  * line is mirrored (`--tool=claude --agent=auto --json`); no models file, so the judge is never asked.
+ *
+ * Targets (issue 6): with 20 rules, a median at most 2.5x the floor's. With 200 rules, growth with the number
+ * of rules must stay near linear: the 200-rule median is checked against the 20-rule median of the same run.
+ * Linear growth of the whole call would allow 10x for 10x the rules; the target is 2.5x, so that the per-rule
+ * work stays a minor part of a call next to the fixed cost (a hook on the agent's critical path).
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,9 +83,11 @@ const stdin = JSON.stringify({
 
 const args = ["context:guard", "{project}", "--tool=claude", "--agent=auto", "--json"];
 
+const TWENTY = "context:guard 300-line TS write, 20 rules";
+
 const cases: BenchCase[] = [
-  { name: "context:guard 300-line TS write, 20 rules", args, stdin, setup: setup(20), maxRatio: 2.5 },
-  { name: "context:guard 300-line TS write, 200 rules", args, stdin, setup: setup(200), maxRatio: 2.5 },
+  { name: TWENTY, args, stdin, setup: setup(20), maxRatio: 2.5 },
+  { name: "context:guard 300-line TS write, 200 rules", args, stdin, setup: setup(200), ratioTo: { name: TWENTY, max: 2.5 } },
 ];
 
 export default cases;

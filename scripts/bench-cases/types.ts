@@ -13,7 +13,9 @@ export type BenchCase = {
   /** Prepares the project directory once before timing (fixtures, a pre-filled store...). */
   setup?: (project: string, binary: string) => void | Promise<void>;
   /** Target: median at most this many times the floor's median. */
-  maxRatio: number;
+  maxRatio?: number;
+  /** Target against another case of the same run (by name): median at most `max` times that case's median. */
+  ratioTo?: { name: string; max: number };
   /** Optional target on peak resident memory, in MiB. */
   maxRssMiB?: number;
   /** Extra environment for the runs (`{project}` is replaced); the process runs in the project directory. */

@@ -15,8 +15,13 @@ export type BriefRequest = {
   paths: readonly string[];
   feature?: string;
   semantic?: boolean;
-  /** Limit the candidate surfaces (the guard reads every surface; tests may narrow). */
+  /** Limit the candidate surfaces (default: every surface). */
   surfaces?: readonly Surface[];
+  /**
+   * Keep only candidates routed by a strong signal (paths, task_types, triggers, aliases, entities): the only
+   * ones the guard can inject (spec 6.6 filter 1). Their scores are unchanged; the rest are never scored.
+   */
+  strongOnly?: boolean;
 };
 
 export type BriefItem = {
@@ -131,7 +136,17 @@ type ScoreContext = {
   activeFeature: string;
   terms: readonly string[];
   semantic: boolean;
+  strongOnly: boolean;
 };
+
+/** The routing fields of spec 6.5, in reason order, with their points. */
+const ROUTED: ReadonlyArray<readonly [string, "taskTypes" | "triggers" | "aliases" | "entities" | "intents", number]> = [
+  ["task_types", "taskTypes", 40],
+  ["triggers", "triggers", 40],
+  ["aliases", "aliases", 35],
+  ["entities", "entities", 30],
+  ["retrieval_intents", "intents", 25],
+];
 
 function list(prefix: string, hits: readonly string[], max: number): string {
   return `${prefix}:${hits.slice(0, max).join(",")}`;
@@ -141,8 +156,10 @@ function list(prefix: string, hits: readonly string[], max: number): string {
 export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score: number; reason: string; tier: string } | null {
   const reasons: string[] = [];
   let score = 0;
-  const agents = candidate.agents.map((a) => a.toLowerCase().replace(/^@/, ""));
-  if (agents.length > 0 && !agents.includes("all") && !agents.includes(ctx.agent)) return null;
+  if (candidate.agents.length > 0) {
+    const agents = candidate.agents.map((a) => a.toLowerCase().replace(/^@/, ""));
+    if (!agents.includes("all") && !agents.includes(ctx.agent)) return null;
+  }
   if (candidate.modes.length > 0) {
     if (!candidate.modes.map((m) => m.toLowerCase()).includes(ctx.mode)) return null;
     score += 5;
@@ -154,17 +171,20 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     reasons.push("load_tier:always");
   }
   let hard = false;
+  let strong = false;
   const pathHits: string[] = [];
   for (const path of ctx.paths) for (const pattern of candidate.patterns) if (matchPath(path, pattern)) pathHits.push(`${path}~${pattern}`);
   if (pathHits.length > 0) {
     score += 10;
     hard = true;
+    strong = true;
     reasons.push(list("paths", pathHits, 3));
   }
   const direct = ctx.paths.some((path) => path === candidate.path || matchPath(candidate.path, path));
   if (direct) {
     score += 10;
     hard = true;
+    strong = true;
     reasons.push("paths:direct");
   }
   const slug = candidate.featureSlug.toLowerCase();
@@ -182,21 +202,16 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     }
     hard = true;
   }
-  const routed: Array<[string, readonly string[], number]> = [
-    ["task_types", candidate.taskTypes, 40],
-    ["triggers", candidate.triggers, 40],
-    ["aliases", candidate.aliases, 35],
-    ["entities", candidate.entities, 30],
-    ["retrieval_intents", candidate.intents, 25],
-  ];
-  for (const [name, needles, points] of routed) {
-    const hits = matches(ctx.lookup, needles);
+  for (const [name, field, points] of ROUTED) {
+    const hits = matches(ctx.lookup, candidate[field]);
     if (hits.length > 0) {
       score += points;
       hard = true;
+      strong ||= name !== "retrieval_intents";
       reasons.push(list(name, hits, 3));
     }
   }
+  if (ctx.strongOnly && !strong) return null;
   const tagHits = matches(ctx.lookup, candidate.tags);
   if (tagHits.length > 0) {
     score += 20;
@@ -254,7 +269,7 @@ export function buildBrief(request: BriefRequest): Brief {
   const semantic = request.semantic !== false;
   const terms = semantic ? semanticTerms([request.task, paths.join(" "), feature, activeFeature], framework) : [];
   const { candidates, broken } = loadCandidates(root, request.surfaces);
-  const ctx: ScoreContext = { agent, mode, lookup, paths, activeFeature, terms, semantic };
+  const ctx: ScoreContext = { agent, mode, lookup, paths, activeFeature, terms, semantic, strongOnly: request.strongOnly === true };
   const selected: BriefItem[] = [];
   for (const candidate of candidates) {
     const scored = scoreCandidate(candidate, ctx);

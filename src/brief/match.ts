@@ -31,12 +31,19 @@ export type Lookup = { text: string; words: Set<string> };
 
 export function makeLookup(normalized: string): Lookup {
   const words = new Set<string>();
-  for (const word of normalized.split(" ")) if (word) for (const variant of variants(word)) words.add(variant);
+  // A guard query is a whole file: its words repeat, so each distinct word is expanded once.
+  for (const word of new Set(normalized.split(" "))) if (word) for (const variant of variants(word)) words.add(variant);
   return { text: normalized, words };
 }
 
+/** Any of `variants(word)` in the lookup, without building the list (scoring runs cold on every hook call). */
 function hasWord(lookup: Lookup, word: string): boolean {
-  return variants(word).some((variant) => lookup.words.has(variant));
+  if (lookup.words.has(word)) return true;
+  if (word.endsWith("ing") && word.length > 5) {
+    const stem = word.slice(0, -3);
+    if (lookup.words.has(stem) || lookup.words.has(`${stem}e`)) return true;
+  }
+  return word.endsWith("s") && word.length > 4 && lookup.words.has(word.slice(0, -1));
 }
 
 export function matchesNeedle(lookup: Lookup, needle: string): boolean {
@@ -44,18 +51,26 @@ export function matchesNeedle(lookup: Lookup, needle: string): boolean {
   if (!n) return false;
   if (!n.includes(" ") && n.length <= 3) return hasWord(lookup, n);
   if (lookup.text.includes(n)) return true;
-  const long = n.split(" ").filter((word) => word.length >= 4);
-  if (long.length === 0) return false;
-  const need = Math.min(2, long.length);
-  return long.filter((word) => hasWord(lookup, word)).length >= need;
+  // Enough of its long words (all of one, two of more) appear as words.
+  let long = 0;
+  let hits = 0;
+  for (const word of n.split(" ")) {
+    if (word.length < 4) continue;
+    long++;
+    if (hasWord(lookup, word)) hits++;
+  }
+  return long > 0 && hits >= Math.min(2, long);
 }
 
 /** The needles that hit the lookup, in declaration order. */
 export function matches(lookup: Lookup, needles: readonly string[]): string[] {
-  return needles.filter((needle) => matchesNeedle(lookup, needle));
+  const hits: string[] = [];
+  for (const needle of needles) if (matchesNeedle(lookup, needle)) hits.push(needle);
+  return hits;
 }
 
 function cleanPath(path: string): string {
+  if (!path.includes("\\") && !path.startsWith("./")) return path;
   return path.replaceAll("\\", "/").replace(/^(\.\/)+/, "");
 }
 

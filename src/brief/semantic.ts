@@ -72,7 +72,8 @@ function pushTerms(text: string, out: string[], seen: Set<string>): void {
       out.push(term);
     }
   };
-  for (const word of termNorm(text).split(" ")) {
+  // Distinct words in first-seen order: a repeated word adds nothing new (a guard query is a whole file).
+  for (const word of new Set(termNorm(text).split(" "))) {
     if (!word || STOP_WORDS.has(word)) continue;
     if (word.length < 4 && !SHORT_KEEP.has(word)) continue;
     add(word);

@@ -31,14 +31,17 @@ function positive(value: string | undefined): number | null {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
+/** The documents that declare at least one edit-time checker; the others are not built at all. */
 export function discoverGovernance(root: string): GovernanceDoc[] {
   const out: GovernanceDoc[] = [];
   for (const { dir, authority } of SURFACES) {
     for (const doc of listMarkdown(root, dir, true).docs) {
+      const data = doc.frontmatter.data;
+      if (data.enforcement === undefined) continue;
+      const checkers = parseList(data.enforcement).filter((id): id is CheckerId => (EDIT_TIME_CHECKERS as readonly string[]).includes(id));
+      if (checkers.length === 0) continue;
       if (isReadme(doc.name)) continue;
       if (doc.rel.slice(dir.length + 1).split("/").some((part) => part.startsWith("_"))) continue;
-      const data = doc.frontmatter.data;
-      const checkers = parseList(data.enforcement).filter((id): id is CheckerId => (EDIT_TIME_CHECKERS as readonly string[]).includes(id));
       out.push({
         rel: doc.rel,
         name: data.name?.trim() || doc.name.replace(/\.md$/i, ""),

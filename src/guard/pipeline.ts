@@ -26,6 +26,7 @@ export type WirePayload = Record<string, never> | { hookSpecificOutput: { hookEv
 export type GuardResult = {
   payload: WirePayload;
   rules: string[];
+  /** The brief's confidence when something was injected (else null). */
   confidence: Confidence | null;
   agent: string | null;
 };
@@ -88,7 +89,9 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   if (rel === null) return { ...EMPTY, agent };
   const query = deriveQuery(write.file, write.content);
   if (!query) return { ...EMPTY, agent };
-  const brief = buildBrief({ root, agent, mode: "executing", task: query, paths: write.file ? [write.file] : [] });
+  const request = { root, agent, mode: "executing", task: query, paths: write.file ? [write.file] : [] } as const;
+  // Only rules routed by a strong signal can pass filter 1: other surfaces are not read, other rules not scored.
+  const brief = buildBrief({ ...request, surfaces: ["rules"], strongOnly: true });
   const surfaces = surfaceKinds(write.file, write.content);
   const picked = brief.mustLoad.filter((item) => passesFilters(item, brief.confidence, write.file, rel, surfaces));
   const vocabulary: VocabularyBlock[] = picked.map((item) => ({ path: item.path, ...ruleConstraints(item.candidate.doc.text, brief.stack) }));
@@ -118,7 +121,10 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   }
   const ownerText = new Map(violations.map((block) => [block.owner.rel, block.owner.text]));
   const injection = formatInjection(write.file, rel, kept, violations, (path) => ruleConstraints(ownerText.get(path) ?? "", brief.stack).constraints);
-  if (!injection) return { ...EMPTY, agent, confidence: brief.confidence };
+  if (!injection) return { ...EMPTY, agent };
+  // Nothing routed means the narrow brief cannot tell "no must-load at all" from "none of them strong":
+  // a violation-only injection then takes its confidence from the whole brief.
+  const confidence = brief.mustLoad.length > 0 ? brief.confidence : buildBrief(request).confidence;
   if (existsSync(dbPath(root))) {
     const { recordInjection } = await import("./record.ts");
     recordInjection(root, {
@@ -128,14 +134,14 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
       sessionId: write.sessionId,
       rules: injection.rules,
       violations,
-      confidence: brief.confidence,
+      confidence,
       jev: jevReport,
     });
   }
   return {
     payload: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: injection.text } },
     rules: injection.rules,
-    confidence: brief.confidence,
+    confidence,
     agent,
   };
 }

@@ -55,10 +55,13 @@ export function parseList(value: string | undefined): string[] {
   if (value === undefined) return [];
   let inner = value.trim();
   if (inner.startsWith("[") && inner.endsWith("]")) inner = inner.slice(1, -1);
-  return inner
-    .split(",")
-    .map((item) => unquote(item.trim()).trim())
-    .filter((item) => item.length > 0);
+  // A plain loop: every rule's lists are parsed on every (cold) hook call.
+  const items: string[] = [];
+  for (const raw of inner.split(",")) {
+    const item = unquote(raw.trim()).trim();
+    if (item.length > 0) items.push(item);
+  }
+  return items;
 }
 
 /** Spec 6.6 filter 5: `1`, `true`, `yes`, `on` (any case). */

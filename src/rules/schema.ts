@@ -5,37 +5,45 @@ const INTEGER = /^[+-]?\d+$/;
 const POSITIVE = /^\+?[1-9]\d*$/;
 /** A bracketed list must be closed on the same line (no multi-line YAML). */
 const LIST = /^(?:[^[\]]*|\[[^[\]]*\])$/;
-
-const list = v.optional(v.pipe(v.string(), v.regex(LIST, "a list must be written `[a, b]` on one line")));
+const LIST_MESSAGE = "a list must be written `[a, b]` on one line";
 
 /**
- * The frontmatter keys whose shape the guard depends on. Anything else is free text and passes;
- * a rule that fails is skipped (never half-applied) and reported by `context:brief`.
+ * The frontmatter keys whose shape the guard depends on, each with the pattern its value must match.
+ * Anything else is free text and passes; a rule that fails is skipped (never half-applied) and reported by
+ * `context:brief`.
  */
-export const RuleFrontmatterSchema = v.looseObject({
-  guard: v.optional(v.pipe(v.string(), v.regex(BOOLISH, "`guard` must be true/false/yes/no/on/off/1/0"))),
-  priority: v.optional(v.pipe(v.string(), v.regex(INTEGER, "`priority` must be an integer"))),
-  max_file_lines: v.optional(v.pipe(v.string(), v.regex(POSITIVE, "`max_file_lines` must be a positive integer"))),
-  max_function_lines: v.optional(v.pipe(v.string(), v.regex(POSITIVE, "`max_function_lines` must be a positive integer"))),
-  triggers: list,
-  paths: list,
-  globs: list,
-  entities: list,
-  entity: list,
-  aliases: list,
-  alias: list,
-  task_types: list,
-  taskTypes: list,
-  guard_surfaces: list,
-  agents: list,
-  modes: list,
-  tags: list,
-  enforcement: list,
-});
+const KEY_PATTERNS: ReadonlyArray<readonly [key: string, pattern: RegExp, message: string]> = [
+  ["guard", BOOLISH, "`guard` must be true/false/yes/no/on/off/1/0"],
+  ["priority", INTEGER, "`priority` must be an integer"],
+  ["max_file_lines", POSITIVE, "`max_file_lines` must be a positive integer"],
+  ["max_function_lines", POSITIVE, "`max_function_lines` must be a positive integer"],
+  ...["triggers", "paths", "globs", "entities", "entity", "aliases", "alias", "task_types", "taskTypes", "guard_surfaces", "agents", "modes", "tags", "enforcement"]
+    .map((key) => [key, LIST, LIST_MESSAGE] as const),
+];
+
+let schema: v.GenericSchema<Record<string, unknown>> | null = null;
+
+/** The valibot schema of a rule's frontmatter, built from KEY_PATTERNS on first use. */
+export function ruleFrontmatterSchema(): v.GenericSchema<Record<string, unknown>> {
+  schema ??= v.looseObject(
+    Object.fromEntries(KEY_PATTERNS.map(([key, pattern, message]) => [key, v.optional(v.pipe(v.string(), v.regex(pattern, message)))])),
+  );
+  return schema;
+}
+
+function allMatch(data: Record<string, string>): boolean {
+  for (const [key, pattern] of KEY_PATTERNS) {
+    const value = data[key];
+    if (value !== undefined && (typeof value !== "string" || !pattern.test(value))) return false;
+  }
+  return true;
+}
 
 /** Problems of one frontmatter block, as `key: message` lines; empty when valid. */
 export function frontmatterProblems(data: Record<string, string>): string[] {
-  const result = v.safeParse(RuleFrontmatterSchema, data);
+  // Nearly every rule is valid: the same patterns tested directly spare the schema run on a cold hook path.
+  if (allMatch(data)) return [];
+  const result = v.safeParse(ruleFrontmatterSchema(), data);
   if (result.success) return [];
   return result.issues.map((issue) => {
     const key = issue.path?.map((item) => String(item.key)).join(".") ?? "";

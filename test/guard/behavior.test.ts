@@ -198,6 +198,16 @@ describe("guard_injected record", () => {
     });
   });
 
+  test("a violation-only injection records the confidence of the whole brief (the always-loaded project context counts)", () => {
+    const project = fixtureProject();
+    createStore(project);
+    // No rule is routed to this file: only the naming checker speaks.
+    const event = write(join(project, "lib/clientes.js"), "export const salvarPedido = 1;\n");
+    expect(guard(project, event, ["--no-jev"], { AIOSON_AGENT: "qa" }).rules).toEqual([".aioson/rules/source-code-language-convention.md"]);
+    const recorded = rows<{ payload_json: string }>(project, "SELECT payload_json FROM execution_events WHERE event_type = 'guard_injected'");
+    expect(recorded.map((row) => JSON.parse(row.payload_json).confidence)).toEqual(["high"]);
+  });
+
   test("a damaged store changes nothing the agent is told", () => {
     const project = fixtureProject();
     writeFiles(project, { ".aioson/runtime/aios.sqlite": "this is not a database" });

@@ -4,7 +4,8 @@ const SPECIAL = /[/"'`]/g;
 const REGEX_CONTEXT = "(,=:[!&|?{};+-*%<>~^";
 
 function blanked(text: string, from: number, to: number): string {
-  return text.slice(from, to).replace(/[^\n]/g, " ");
+  const part = text.slice(from, to);
+  return part.includes("\n") ? part.replace(/[^\n]/g, " ") : " ".repeat(part.length);
 }
 
 /** The last non-blank character before `index`, or "" at the start. */
@@ -16,15 +17,25 @@ function previousSignificant(text: string, index: number): string {
   return "";
 }
 
-/** End (exclusive) of the string literal opened at `start`, or -1 when it runs off the line. */
+/** A string literal's body after its opening quote: escapes skip any character; only templates span lines. */
+const STRING_BODY: ReadonlyMap<string, RegExp> = new Map([
+  ['"', /(?:[^"\\\n]|\\[\s\S])*/y],
+  ["'", /(?:[^'\\\n]|\\[\s\S])*/y],
+  ["`", /(?:[^`\\]|\\[\s\S])*/y],
+]);
+
+/**
+ * End (exclusive) of the string literal opened at `start`: after its closing quote, at the newline that
+ * leaves it unterminated, or the end of the text. One sticky regex instead of a character loop.
+ */
 function stringEnd(text: string, start: number): number {
-  const quote = text[start];
-  for (let k = start + 1; k < text.length; k++) {
-    const ch = text[k];
-    if (ch === "\\") k++;
-    else if (ch === quote) return k + 1;
-    else if (ch === "\n" && quote !== "`") return k;
-  }
+  const quote = text[start] as string;
+  const body = STRING_BODY.get(quote) as RegExp;
+  body.lastIndex = start + 1;
+  if (body.exec(text) === null) return text.length;
+  const stop = body.lastIndex;
+  if (text[stop] === quote) return stop + 1;
+  if (text[stop] === "\n" && quote !== "`") return stop;
   return text.length;
 }
 
@@ -68,7 +79,8 @@ export function neutralize(text: string): string {
       const close = text.indexOf("*/", i + 2);
       end = close < 0 ? text.length : close + 2;
     } else if (ch === "/") {
-      if (!REGEX_CONTEXT.includes(previousSignificant(text, i)) && previousSignificant(text, i) !== "") continue;
+      const previous = previousSignificant(text, i);
+      if (!REGEX_CONTEXT.includes(previous) && previous !== "") continue;
       end = regexEnd(text, i);
       if (end < 0) continue;
       keepDelimiters = true;

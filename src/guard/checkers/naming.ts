@@ -33,14 +33,14 @@ const ENGLISH_EXCEPTIONS = new Set(
 
 const SKIPPED_SEGMENTS = new Set(["src", "lib", "app", "test", "tests", "e2e", "public", "assets", "index"]);
 
-/** The four declaration shapes of spec 6.9 in one pass (one capture group each). */
+/**
+ * The four declaration shapes of spec 6.9 in one pass (one capture group each). It runs over the whole
+ * file at once, so its blanks are `[^\S\n]`: a declaration never spans two lines.
+ */
 const DECLARATION =
-  /\b(?:function|class|interface|enum|trait|struct|module)\s+\*?\s*([A-Za-z_$\u00c0-\u024f][\w$\u00c0-\u024f]*)|\b(?:const|let|var|type)\s+([A-Za-z_$\u00c0-\u024f][\w$\u00c0-\u024f]*)|\b(?:def|fn|func|sub)\s+([A-Za-z_\u00c0-\u024f][\w\u00c0-\u024f]*)|\$([A-Za-z_\u00c0-\u024f][\w\u00c0-\u024f]*)\s*=(?!=)/g;
+  /\b(?:function|class|interface|enum|trait|struct|module)[^\S\n]+\*?[^\S\n]*([A-Za-z_$\u00c0-\u024f][\w$\u00c0-\u024f]*)|\b(?:const|let|var|type)[^\S\n]+([A-Za-z_$\u00c0-\u024f][\w$\u00c0-\u024f]*)|\b(?:def|fn|func|sub)[^\S\n]+([A-Za-z_\u00c0-\u024f][\w\u00c0-\u024f]*)|\$([A-Za-z_\u00c0-\u024f][\w\u00c0-\u024f]*)[^\S\n]*=(?!=)/g;
 
 const ACCENTED = /[\u00c0-\u024f]/;
-/** Lines without a declaration keyword or `$` skip the declaration regexes (a cold hook path). */
-const MAYBE_DECLARATION = /\b(?:function|class|interface|enum|trait|struct|module|const|let|var|type|def|fn|func|sub)\b|\$/;
-
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function fold(text: string): string {
@@ -95,9 +95,12 @@ export function stemOf(name: string): string {
   return stem.replace(/\.(test|spec|stories|d)$/i, "");
 }
 
-/** Blanks string literals so that words inside them are never read as declarations. */
-function blankStrings(line: string): string {
-  return line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, (m) => " ".repeat(m.length));
+/**
+ * Blanks string literals (same length) so that words inside them are never read as declarations.
+ * A literal never spans a line (`.` stops at line ends), so blanking the whole text equals blanking each line.
+ */
+function blankStrings(text: string): string {
+  return text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, (m) => " ".repeat(m.length));
 }
 
 function isCommentLine(line: string): boolean {
@@ -109,7 +112,8 @@ type Kind = "directory" | "filename" | "identifier";
 export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  const add = (kind: Kind, token: string, line: number | null, snippet: string) => {
+  // `snippet` is a function: most declarations are repeats or plain English and never need one.
+  const add = (kind: Kind, token: string, line: number | null, snippet: () => string) => {
     const key = `${kind}:${token}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -125,22 +129,33 @@ export function checkNaming(file: CheckFile, options: CheckOptions): Finding[] {
       line,
       token,
       scope: kind === "directory" ? `dir:${token}` : "file",
-      snippet,
+      snippet: snippet(),
     });
   };
   const segments = file.rel.split("/").filter(Boolean);
   const name = segments.pop() ?? "";
-  for (const segment of segments) if (!SKIPPED_SEGMENTS.has(segment.toLowerCase()) && !segment.startsWith(".")) add("directory", segment, null, file.rel);
+  for (const segment of segments) if (!SKIPPED_SEGMENTS.has(segment.toLowerCase()) && !segment.startsWith(".")) add("directory", segment, null, () => file.rel);
   const stem = stemOf(name);
-  if (stem && !SKIPPED_SEGMENTS.has(stem.toLowerCase())) add("filename", stem, null, file.rel);
-  file.lines.forEach((raw, index) => {
-    if (!MAYBE_DECLARATION.test(raw) || isCommentLine(raw)) return;
-    const line = blankStrings(raw);
-    DECLARATION.lastIndex = 0;
-    for (let match = DECLARATION.exec(line); match; match = DECLARATION.exec(line)) {
-      const name = (match[1] ?? match[2] ?? match[3] ?? match[4]) as string;
-      add("identifier", name, index + 1, raw.trim().slice(0, 200));
+  if (stem && !SKIPPED_SEGMENTS.has(stem.toLowerCase())) add("filename", stem, null, () => file.rel);
+  // One pass over the whole text (a cold hook path): each match is mapped back to its line.
+  const text = file.lines.join("\n");
+  const code = blankStrings(text);
+  let index = 0;
+  let start = 0;
+  let end = text.indexOf("\n");
+  DECLARATION.lastIndex = 0;
+  for (let match = DECLARATION.exec(code); match; match = DECLARATION.exec(code)) {
+    while (end >= 0 && end < match.index) {
+      index++;
+      start = end + 1;
+      end = text.indexOf("\n", start);
     }
-  });
+    const name = (match[1] ?? match[2] ?? match[3] ?? match[4]) as string;
+    // A name already judged adds nothing (add() would skip it): spare its line's comment test.
+    if (seen.has(`identifier:${name}`)) continue;
+    const raw = text.slice(start, end < 0 ? text.length : end);
+    if (isCommentLine(raw)) continue;
+    add("identifier", name, index + 1, () => raw.trim().slice(0, 200));
+  }
   return options.uncapped ? out : out.slice(0, 6);
 }

@@ -62,74 +62,121 @@ const MAYBE_OPENER = /function|=>|\bfunc?\s|\bfn\s|\bdef\s|\([^)]*\).*\{/;
 
 type Span = { name: string; line: number; start: number; end: number };
 
-/** For every `{` of the code, the index of its matching `}` (one pass; unmatched ⇒ absent). */
-function braceMatches(code: string): Map<number, number> {
+/** Index of the line holding `index`, given each line's start offset. */
+function lineOf(lineStarts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((lineStarts[mid] as number) <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+type Braces = {
+  /** For every `{` of the code, the index of its matching `}` (unmatched ⇒ absent). */
+  pairs: Map<number, number>;
+  /** The line of every `{` whose body spans more than `minLines` lines. */
+  longOpenLines: number[];
+};
+
+/** One pass over the braces (and, by `indexOf` jumps, the newlines) of the code. */
+function braceMatches(code: string, minLines: number): Braces {
   const pairs = new Map<number, number>();
+  const longOpenLines: number[] = [];
   const open: number[] = [];
+  const openLine: number[] = [];
+  let line = 0;
+  let newline = code.indexOf("\n");
+  // Braces come in increasing order, so the line count only moves forward.
+  const lineAt = (index: number): number => {
+    while (newline >= 0 && newline < index) {
+      line++;
+      newline = code.indexOf("\n", newline + 1);
+    }
+    return line;
+  };
   for (let i = code.indexOf("{"), j = code.indexOf("}"); i >= 0 || j >= 0; ) {
     if (i >= 0 && (j < 0 || i < j)) {
       open.push(i);
+      openLine.push(lineAt(i));
       i = code.indexOf("{", i + 1);
     } else {
       const from = open.pop();
-      if (from !== undefined) pairs.set(from, j);
+      const fromLine = openLine.pop();
+      if (from !== undefined && fromLine !== undefined) {
+        pairs.set(from, j);
+        if (lineAt(j) - fromLine - 1 > minLines) longOpenLines.push(fromLine);
+      }
       j = code.indexOf("}", j + 1);
     }
   }
-  return pairs;
+  return { pairs, longOpenLines };
 }
 
-/** Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`. */
-function braceFunctions(lines: readonly string[]): Span[] {
+/**
+ * Brace languages: named openers, body from the first `{` at paren depth 0 (within 24 lines) to its `}`.
+ * Only a body of more than `minLines` lines can hold more logic lines than that, so only the lines at most
+ * 24 above such a body are read for an opener (a cold hook path: most files have no long body but their class).
+ */
+function braceFunctions(lines: readonly string[], minLines: number): Span[] {
   const code = neutralize(lines.join("\n"));
+  const { pairs, longOpenLines } = braceMatches(code, minLines);
+  if (longOpenLines.length === 0) return [];
   const codeLines = code.split("\n");
-  const lineStarts: number[] = [];
+  const worth = new Uint8Array(codeLines.length);
+  for (const line of longOpenLines) worth.fill(1, Math.max(0, line - 24), line + 1);
+  let lineStarts: number[] | null = null;
+  const spans: Span[] = [];
+  // Only the marked lines, in order (a native scan skips the rest).
+  for (let index = worth.indexOf(1); index >= 0; index = worth.indexOf(1, index + 1)) {
+    const line = codeLines[index] as string;
+    if (!MAYBE_OPENER.test(line)) continue;
+    lineStarts ??= startsOf(codeLines);
+    const span = spanAt(code, line, index, lineStarts, pairs);
+    if (span) spans.push(span);
+  }
+  return spans;
+}
+
+function startsOf(codeLines: readonly string[]): number[] {
+  const starts: number[] = [];
   let offset = 0;
   for (const line of codeLines) {
-    lineStarts.push(offset);
+    starts.push(offset);
     offset += line.length + 1;
   }
-  const lineOf = (index: number) => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((lineStarts[mid] as number) <= index) lo = mid;
-      else hi = mid - 1;
+  return starts;
+}
+
+/** The function opened on line `index`, if a named opener starts there and its body is found. */
+function spanAt(code: string, line: string, index: number, lineStarts: readonly number[], pairs: ReadonlyMap<number, number>): Span | null {
+  let name: string | undefined;
+  let at = 0;
+  for (const opener of OPENERS) {
+    const match = opener.exec(line);
+    if (match && !CONTROL_WORDS.has(match[1] as string)) {
+      name = match[1] as string;
+      at = match.index;
+      break;
     }
-    return lo;
-  };
-  const pairs = braceMatches(code);
-  const spans: Span[] = [];
-  codeLines.forEach((line, index) => {
-    if (!MAYBE_OPENER.test(line)) return;
-    let name: string | undefined;
-    let at = 0;
-    for (const opener of OPENERS) {
-      const match = opener.exec(line);
-      if (match && !CONTROL_WORDS.has(match[1] as string)) {
-        name = match[1] as string;
-        at = match.index;
-        break;
-      }
+  }
+  if (!name) return null;
+  const limit = lineStarts[Math.min(index + 25, lineStarts.length - 1)] as number;
+  const stop = index + 25 < lineStarts.length ? limit : code.length;
+  let depth = 0;
+  for (let c = (lineStarts[index] as number) + at; c < stop; c++) {
+    const ch = code[c];
+    if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === ";" && depth === 0) return null;
+    else if (ch === "{" && depth === 0) {
+      const close = pairs.get(c);
+      return close === undefined ? null : { name, line: index + 1, start: lineOf(lineStarts, c) + 1, end: lineOf(lineStarts, close) };
     }
-    if (!name) return;
-    const limit = lineStarts[Math.min(index + 25, lineStarts.length - 1)] as number;
-    const stop = index + 25 < lineStarts.length ? limit : code.length;
-    let depth = 0;
-    for (let c = (lineStarts[index] as number) + at; c < stop; c++) {
-      const ch = code[c];
-      if (ch === "(") depth++;
-      else if (ch === ")") depth--;
-      else if (ch === ";" && depth === 0) return;
-      else if (ch === "{" && depth === 0) {
-        const close = pairs.get(c);
-        if (close !== undefined) spans.push({ name, line: index + 1, start: lineOf(c) + 1, end: lineOf(close) });
-        return;
-      }
-    }
-  });
-  return spans;
+  }
+  return null;
 }
 
 /** Indentation languages: `def name` to the last deeper-indented line (Ruby `end` at the same indent included). */
@@ -158,9 +205,10 @@ function indentFunctions(lines: readonly string[]): Span[] {
 export function checkFunctionSize(file: CheckFile, options: CheckOptions): Finding[] {
   if (file.lines.length === 0 || isSizeExempt(file.rel)) return [];
   const ext = extensionOf(file.rel);
-  const flags = logicLineFlags(file.lines, ext);
-  const spans = INDENT_EXTS.has(ext) ? indentFunctions(file.lines) : braceFunctions(file.lines);
   const limit = options.maxFunctionLines;
+  const spans = INDENT_EXTS.has(ext) ? indentFunctions(file.lines) : braceFunctions(file.lines, limit);
+  if (spans.length === 0) return [];
+  const flags = logicLineFlags(file.lines, ext);
   const out: Finding[] = [];
   for (const span of spans) {
     const count = countLogic(flags, span.start, span.end);
