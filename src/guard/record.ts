@@ -1,6 +1,5 @@
 import type { Confidence } from "../brief/engine.ts";
-import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
-import { insertStandaloneEvent } from "../store/records.ts";
+import { recordStandaloneEvent } from "../store/telemetry.ts";
 import type { ViolationBlock } from "./enforce.ts";
 import type { JevReport } from "./jev.ts";
 
@@ -18,33 +17,21 @@ export type InjectionRecord = {
 };
 
 export function recordInjection(root: string, record: InjectionRecord): void {
-  try {
-    const store = openStore(root, { mustExist: true });
-    if (!store) return;
-    try {
-      withStoreTransaction(store, () =>
-        insertStandaloneEvent(store.db, {
-          source: "context_guard",
-          eventType: "guard_injected",
-          phase: "context_guard",
-          agentName: record.agent,
-          message: `guard injected ${record.rules.length} rule(s) into ${record.rel}`,
-          harnessSessionId: record.sessionId,
-          payload: {
-            file: record.rel,
-            tool: record.tool,
-            agent: record.agent,
-            rules: record.rules,
-            violations: record.violations.map((block) => ({ rule: block.owner.rel, checker: block.checker, kind: block.kind, keys: block.keys })),
-            confidence: record.confidence,
-            jev: record.jev,
-          },
-        }),
-      );
-    } finally {
-      closeStore(store);
-    }
-  } catch {
-    // Recording is telemetry: a locked or broken store never changes what the agent is told.
-  }
+  recordStandaloneEvent(root, {
+    source: "context_guard",
+    eventType: "guard_injected",
+    phase: "context_guard",
+    agentName: record.agent,
+    message: `guard injected ${record.rules.length} rule(s) into ${record.rel}`,
+    harnessSessionId: record.sessionId,
+    payload: {
+      file: record.rel,
+      tool: record.tool,
+      agent: record.agent,
+      rules: record.rules,
+      violations: record.violations.map((block) => ({ rule: block.owner.rel, checker: block.checker, kind: block.kind, keys: block.keys })),
+      confidence: record.confidence,
+      jev: record.jev,
+    },
+  });
 }
