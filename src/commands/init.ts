@@ -2,19 +2,13 @@ import { defineCommand } from "../cli/command.ts";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { escapeDataTree } from "../core/project-root.ts";
-import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
+import { finish, projectHooksArgs, stringOrUndefined } from "../install/cli-args.ts";
 import { installProjectHooks } from "../install/project-hooks.ts";
 import { createProjectTree } from "../install/project-init.ts";
 
 export default defineCommand({
   meta: { name: "init", description: "Create a minimal AIOSON project and install its hooks" },
-  args: {
-    dir: dirArg,
-    hooks: { type: "boolean", default: true, description: "Install the hooks (--no-hooks skips them)" },
-    tool: toolArg,
-    "dry-run": dryRunArg,
-    json: jsonArg,
-  },
+  args: projectHooksArgs("Install the hooks (--no-hooks skips them)"),
   run({ args }) {
     const cwd = process.cwd();
     const dryRun = args["dry-run"] === true;

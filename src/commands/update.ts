@@ -1,19 +1,13 @@
 import { defineCommand } from "../cli/command.ts";
 import { CommandError } from "../core/output.ts";
 import { isProjectRoot, resolveUserRoot } from "../core/project-root.ts";
-import { dirArg, dryRunArg, finish, jsonArg, stringOrUndefined, toolArg } from "../install/cli-args.ts";
+import { finish, projectHooksArgs, stringOrUndefined } from "../install/cli-args.ts";
 import { installProjectHooks } from "../install/project-hooks.ts";
 import { migrateStore } from "../install/project-init.ts";
 
 export default defineCommand({
   meta: { name: "update", description: "Re-install the hooks and migrate the store" },
-  args: {
-    dir: dirArg,
-    hooks: { type: "boolean", default: true, description: "Re-install the hooks (--no-hooks skips them)" },
-    tool: toolArg,
-    "dry-run": dryRunArg,
-    json: jsonArg,
-  },
+  args: projectHooksArgs("Re-install the hooks (--no-hooks skips them)"),
   run({ args }) {
     const cwd = process.cwd();
     const dryRun = args["dry-run"] === true;

@@ -6,6 +6,17 @@ export const toolArg = { type: "string", description: "claude|codex|antigravity|
 export const dryRunArg = { type: "boolean", alias: "d", default: false, description: "Print what would change; touch nothing" } as const;
 export const jsonArg = { type: "boolean", alias: "j", default: false, description: "Print one JSON document" } as const;
 
+/** The options `init` and `update` share: both end by installing the project's hooks. */
+export function projectHooksArgs(hooksDescription: string) {
+  return {
+    dir: dirArg,
+    hooks: { type: "boolean", default: true, description: hooksDescription },
+    tool: toolArg,
+    "dry-run": dryRunArg,
+    json: jsonArg,
+  } as const;
+}
+
 export function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
