@@ -340,3 +340,12 @@ describe("recap envelope (5.9)", () => {
     expect(recapOutput(null, "claude", false)).toEqual({ kind: "none" });
   });
 });
+
+describe("normalizeCommand fast path", () => {
+  test("an already normal command comes back as is; any other whitespace is still collapsed", () => {
+    expect(normalizeCommand("npm test -- --filter=suite-3")).toBe("npm test -- --filter=suite-3");
+    expect(normalizeCommand("npm\u00a0test")).toBe("npm test");
+    expect(normalizeCommand("npm test\u2028")).toBe("npm test");
+    expect(normalizeCommand("")).toBe("");
+  });
+});
