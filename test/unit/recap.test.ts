@@ -349,3 +349,13 @@ describe("normalizeCommand fast path", () => {
     expect(normalizeCommand("")).toBe("");
   });
 });
+
+describe("parseMarkdownState without regexes on the common path", () => {
+  test("BOM, CR line ends and block indicators read as before", () => {
+    expect(parseMarkdownState("\uFEFF---\nnext_step: a\n---\nbody")).toEqual({ frontmatter: { next_step: "a" }, body: "\nbody" });
+    expect(parseMarkdownState("---\rk: |+\r x\r---\r")).toEqual({ frontmatter: { k: "x" }, body: "\n" });
+    expect(parseMarkdownState("---\nk: >-\n  a\n  b\n---\n")?.frontmatter.k).toBe("a b");
+    expect(parseMarkdownState("---\nk: >+-\n  x\n---\n")?.frontmatter.k).toBe(">+-");
+    expect(parseMarkdownState("\uFEFF\uFEFFx")).toEqual({ frontmatter: {}, body: "\uFEFFx" });
+  });
+});
