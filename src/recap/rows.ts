@@ -164,6 +164,10 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
   return picked;
 }
 
+/**
+ * `note` tests the hooks mark first: a CASE stops there for the rows hooks wrote (almost all), where
+ * `NOT IN (…) AND instr(…)` in a result column would evaluate both sides for every row.
+ */
 function scanWindow(db: Database, source: WindowSource, boundary: number): ScanRow[] {
   const bookkeeping = NOT_NOTES.map((type) => `'${type}'`).join(", ");
   const stepText = "COALESCE(e.payload_json, e.message)";
@@ -183,7 +187,7 @@ function scanWindow(db: Database, source: WindowSource, boundary: number): ScanR
            WHEN 'note' THEN CASE WHEN instr(e.payload_json, '"tool":"TodoWrite"') > 0 OR instr(e.payload_json, '"tool":"update_plan"') > 0
              THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
            ELSE ${Kind.Other} END AS kind,
-         e.event_type NOT IN (${bookkeeping}) AND instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') = 0 AS note,
+         CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${bookkeeping}) END AS note,
          CASE
            WHEN e.event_type = 'step_done' THEN substr(${stepText}, instr(${stepText}, '"command":'))
            WHEN e.event_type = 'artifact' AND e.id > $boundary THEN substr(e.payload_json, instr(e.payload_json, '"file":'))
