@@ -66,13 +66,20 @@ function unquote(value: string): string {
  */
 export function parseMarkdownState(source: string | null): MarkdownState | null {
   if (source === null) return null;
-  const normalized = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  // Plain string tests first: each regex costs a compilation in a short-lived process.
+  const unmarked = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const normalized = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const open = /^---[ \t]*\n/.exec(normalized);
   if (!open) return { frontmatter: {}, body: normalized };
   const rest = normalized.slice(open[0].length);
   const close = /^---[ \t]*$/m.exec(rest);
   if (!close) return null;
   return { frontmatter: parseScalars(rest.slice(0, close.index)), body: rest.slice(close.index + close[0].length) };
+}
+
+/** `>` or `|`, optionally followed by a chomping `+` or `-`. */
+function isBlockIndicator(value: string): boolean {
+  return (value[0] === ">" || value[0] === "|") && (value.length === 1 || (value.length === 2 && (value[1] === "+" || value[1] === "-")));
 }
 
 /** Top-level `key: value` lines; a block scalar (`key: >` / `key: |`) joins its indented lines. */
@@ -83,7 +90,7 @@ function parseScalars(block: string): Record<string, string> {
     const match = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$/.exec(lines[i] as string);
     if (!match) continue;
     const value = (match[2] as string).trim();
-    if (/^[>|][+-]?$/.test(value)) {
+    if (isBlockIndicator(value)) {
       const folded: string[] = [];
       while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] as string)) folded.push((lines[++i] as string).trim());
       frontmatter[match[1] as string] = folded.join(" ");

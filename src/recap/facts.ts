@@ -67,8 +67,12 @@ class RowPayload {
   }
 }
 
+/** Already normalized: words with single spaces between them and none at either end. */
+const NORMAL_COMMAND = /^\S+(?: \S+)*$/;
+
 export function normalizeCommand(command: string): string {
-  return command.trim().replace(/\s+/g, " ");
+  // Most recorded commands are already normal: testing is cheaper than rebuilding the string.
+  return NORMAL_COMMAND.test(command) ? command : command.trim().replace(/\s+/g, " ");
 }
 
 /** The command of a `step_done` row: the payload, else its `$ <command>` message. */

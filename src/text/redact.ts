@@ -55,13 +55,14 @@ function applyRules(text: string, rules: readonly Rule[]): string {
 
 /**
  * Every rule above needs one of these in the text (case folded): a secret key or variable name
- * (`pass`, `pwd`, `secret`, `token`, `api_key`, `access_key`, `private_key`, `auth`), `curl` for
+ * (`passw` of password/passwd, `pwd`, `secret`, `token`, `api_key`, `access_key`, `private_key`,
+ * `auth`; not bare `pass`, which test summaries spell on every run), `curl` for
  * `-u user:pass`, `://` for URL credentials, `-p` for mysql/sshpass, or a token shape's literal
- * prefix. Text without any of them is returned as is without running the rules: most recorded
+ * prefix (`sk_`/`rk_`/`pk_` at a word start, as their rules require: `task_` is not one). Text without any of them is returned as is without running the rules: most recorded
  * items are plain paths and commands. Keep it in step with the rules.
  */
 const MAY_HOLD_SECRET =
-  /pass|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth|curl|:\/\/|-p|[prs]k[-_]|gh[pousr]_|github_pat_|glpat-|xox[baprs]-|akia|aiza|-----begin|bearer|basic/i;
+  /passw|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth|curl|:\/\/|-p|\b[prs]k[-_]|gh[pousr]_|github_pat_|glpat-|xox[baprs]-|akia|aiza|-----begin|bearer|basic/i;
 
 /** Replaces every supported secret shape with `[REDACTED]`. Pure; safe on any string. */
 export function redactSecrets(text: string): string {

@@ -61,15 +61,18 @@ export function neutralizeTags(text: string): string {
 }
 
 /**
- * Printable ASCII without spaces or `<`: steps 1–3 and 6 cannot change such an item (no comment,
- * hidden character, whitespace or tag can be spelled with it), so only redaction and the
- * instruction check run. Most recorded items — paths — take this path.
+ * Words of characters that are neither whitespace, `<`, a hidden character of step 2 nor half of a
+ * surrogate pair (so no astral character, tag characters included), single spaces between them and
+ * none at either end: steps 1–3 and 6 cannot change such an item (no comment, hidden character,
+ * whitespace run or tag can be spelled with it), so only redaction and the instruction check run.
+ * Most recorded items — paths, commands, plan items — take this path. Keep it in step with HIDDEN.
  */
-const VISIBLE_ASCII = /^[!-;=-~]+$/;
+const PLAIN_WORD = String.raw`[^\s<\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]+`;
+const PLAIN_WORDS = new RegExp(`^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`);
 
 /** Steps 1–6 on one recorded item. `empty` when nothing visible is left. */
 export function sanitizeItem(raw: string): Sanitized {
-  if (VISIBLE_ASCII.test(raw)) {
+  if (PLAIN_WORDS.test(raw)) {
     const redacted = redactSecrets(raw);
     return readsAsInstruction(redacted) ? { kind: "withheld" } : { kind: "kept", text: redacted };
   }

@@ -340,3 +340,22 @@ describe("recap envelope (5.9)", () => {
     expect(recapOutput(null, "claude", false)).toEqual({ kind: "none" });
   });
 });
+
+describe("normalizeCommand fast path", () => {
+  test("an already normal command comes back as is; any other whitespace is still collapsed", () => {
+    expect(normalizeCommand("npm test -- --filter=suite-3")).toBe("npm test -- --filter=suite-3");
+    expect(normalizeCommand("npm\u00a0test")).toBe("npm test");
+    expect(normalizeCommand("npm test\u2028")).toBe("npm test");
+    expect(normalizeCommand("")).toBe("");
+  });
+});
+
+describe("parseMarkdownState without regexes on the common path", () => {
+  test("BOM, CR line ends and block indicators read as before", () => {
+    expect(parseMarkdownState("\uFEFF---\nnext_step: a\n---\nbody")).toEqual({ frontmatter: { next_step: "a" }, body: "\nbody" });
+    expect(parseMarkdownState("---\rk: |+\r x\r---\r")).toEqual({ frontmatter: { k: "x" }, body: "\n" });
+    expect(parseMarkdownState("---\nk: >-\n  a\n  b\n---\n")?.frontmatter.k).toBe("a b");
+    expect(parseMarkdownState("---\nk: >+-\n  x\n---\n")?.frontmatter.k).toBe(">+-");
+    expect(parseMarkdownState("\uFEFF\uFEFFx")).toEqual({ frontmatter: {}, body: "\uFEFFx" });
+  });
+});
