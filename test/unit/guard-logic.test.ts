@@ -48,6 +48,14 @@ describe("matching", () => {
     expect(matchPath("a\\b.ts", "a/*.ts")).toBe(true);
   });
 
+  test("matchPath: braces and classes in a glob go through picomatch; dot-files match like other names", () => {
+    expect(matchPath("src/ui/Badge.tsx", "src/**/*.{ts,tsx}")).toBe(true);
+    expect(matchPath("src/ui/badge.css", "src/**/*.{ts,tsx}")).toBe(false);
+    expect(matchPath("src/.eslintrc.ts", "src/*.{ts,js}")).toBe(true);
+    expect(matchPath("src/v2/x.ts", "src/v[0-9]/*.ts")).toBe(true);
+    expect(matchPath("src/a.ts", "src/{unclosed*")).toBe(false);
+  });
+
   test("semantic terms skip stop words and short words, add singulars and synonyms", () => {
     expect(semanticTerms(["create the ui for consultas in pastas"], "")).toEqual(["ui", "consultas", "consulta", "query", "queries", "pastas", "pasta", "folders", "directories"]);
     expect(semanticTerms(["orders page"], "laravel")).toContain("laravel");
