@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Database } from "bun:sqlite";
+import type { EventRow } from "../src/recap/rows.ts";
 import { closeStore, openStore, withStoreTransaction, type Store } from "../src/store/db.ts";
 import { appendRunEvent, startRun, startTask, type JsonObject } from "../src/store/records.ts";
 import { closeSessionRows, createSessionRows } from "../src/session/sessions.ts";
@@ -325,4 +326,21 @@ export function checkpointText(stdout: string, json: boolean): string {
   if (!json) return stdout.endsWith("\n") ? stdout.slice(0, -1) : stdout;
   const value = JSON.parse(stdout) as { additionalContext?: string; hookSpecificOutput?: { additionalContext?: string } };
   return value.hookSpecificOutput?.additionalContext ?? value.additionalContext ?? "";
+}
+
+const WINDOW_COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
+
+/** Spec 5.4 W, read the slow obvious way. */
+export function fullWindow(db: Database, session: string): { window: EventRow[]; boundary: number } {
+  const rowsS = db
+    .query(`SELECT ${WINDOW_COLUMNS} FROM execution_events e JOIN agent_runs r ON r.run_key = e.run_key WHERE e.harness_session_id = ? AND r.source = 'live' ORDER BY e.id`)
+    .all(session) as EventRow[];
+  const runKey = rowsS.at(-1)?.run_key as string;
+  const markers = rowsS.filter((row) => row.event_type === "compaction").map((row) => row.id);
+  const boundary = markers.length >= 2 ? (markers.at(-2) as number) : 0;
+  const first = rowsS.find((row) => row.run_key === runKey)?.id as number;
+  const unlabelled = db
+    .query(`SELECT ${WINDOW_COLUMNS} FROM execution_events e WHERE e.run_key = ? AND e.harness_session_id IS NULL AND e.id > ? ORDER BY e.id`)
+    .all(runKey, Math.max(boundary, first - 1)) as EventRow[];
+  return { window: [...rowsS, ...unlabelled].sort((a, b) => a.id - b.id), boundary };
 }

@@ -4,30 +4,12 @@
  * from every row of the window W computed naively from spec 5.4.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { deriveFacts } from "../src/recap/facts.ts";
 import { harnessSessionRows, type EventRow } from "../src/recap/rows.ts";
 import { cleanupTemp, tempProject } from "./helpers.ts";
-import { HooksRecorder } from "./recap-helpers.ts";
+import { HooksRecorder, fullWindow } from "./recap-helpers.ts";
 
 afterAll(cleanupTemp);
-
-const COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
-
-/** Spec 5.4 W, read the slow obvious way. */
-function fullWindow(db: Database, session: string): { window: EventRow[]; boundary: number } {
-  const rowsS = db
-    .query(`SELECT ${COLUMNS} FROM execution_events e JOIN agent_runs r ON r.run_key = e.run_key WHERE e.harness_session_id = ? AND r.source = 'live' ORDER BY e.id`)
-    .all(session) as EventRow[];
-  const runKey = rowsS.at(-1)?.run_key as string;
-  const markers = rowsS.filter((row) => row.event_type === "compaction").map((row) => row.id);
-  const boundary = markers.length >= 2 ? (markers.at(-2) as number) : 0;
-  const first = rowsS.find((row) => row.run_key === runKey)?.id as number;
-  const unlabelled = db
-    .query(`SELECT ${COLUMNS} FROM execution_events e WHERE e.run_key = ? AND e.harness_session_id IS NULL AND e.id > ? ORDER BY e.id`)
-    .all(runKey, Math.max(boundary, first - 1)) as EventRow[];
-  return { window: [...rowsS, ...unlabelled].sort((a, b) => a.id - b.id), boundary };
-}
 
 /** A deterministic pseudo-random session mixing every event kind, two windows and unlabelled rows. */
 function seedMixedSession(project: string, seed: number): void {
