@@ -6,19 +6,12 @@
 import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
-import { IDLE_MS, readHookPayload } from "../core/stdin.ts";
-import { adapterFor, routePayload } from "../harness/index.ts";
+import { readHookPayload } from "../core/stdin.ts";
+import { adapterFor, routePayload, stdinLimitsFor } from "../harness/index.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import type { EmitResult, ThenResult } from "./persist.ts";
 
 const COMMAND = "hooks:emit";
-
-/**
- * Runners reported never to close the hook's stdin (harness-protocols 4.3/6.4, Antigravity): for them a whole JSON
- * object followed by a short silence is the payload, instead of spec 0.4's 5 s wait that would lose every event.
- * The others close stdin (VS Code's executor calls `stdin.end()`), so they keep spec 0.4 unchanged.
- */
-const OPEN_STDIN_HARNESSES: ReadonlySet<string> = new Set(["antigravity"]);
 
 export type EmitOptions = {
   dir: string;
@@ -49,7 +42,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
   try {
     const flagSource = sourceOption(options.source);
-    const read = await readHookPayload(OPEN_STDIN_HARNESSES.has(flagSource) ? { idleMs: IDLE_MS } : {});
+    const read = await readHookPayload(stdinLimitsFor(flagSource));
     if (read.kind === "none") logHookProblem(root, COMMAND, `no payload (${read.reason})`);
     const raw = read.kind === "payload" ? read.payload : {};
     const route = routePayload(flagSource, raw);

@@ -4,6 +4,7 @@ import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
 import { copilotAdapter, isCopilotPayload } from "./copilot.ts";
 import { opencodeAdapter } from "./opencode.ts";
+import { IDLE_MS, type StdinLimits } from "../core/stdin.ts";
 import type { Adapter } from "./types.ts";
 
 const ADAPTERS: Readonly<Record<string, Adapter>> = {
@@ -16,6 +17,17 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
 
 export function adapterFor(source: string): Adapter {
   return ADAPTERS[source] ?? claudeAdapter;
+}
+
+/**
+ * Runners reported never to close the hook's stdin (harness-protocols 4.3/6.4, Antigravity): for them a whole JSON
+ * object followed by a short silence is the payload, instead of spec 0.4's 5 s wait that would lose every event.
+ * The others close stdin (VS Code's executor calls `stdin.end()`), so they keep spec 0.4 unchanged.
+ */
+const OPEN_STDIN_HARNESSES: ReadonlySet<string> = new Set(["antigravity"]);
+
+export function stdinLimitsFor(source: string): Partial<StdinLimits> {
+  return OPEN_STDIN_HARNESSES.has(source) ? { idleMs: IDLE_MS } : {};
 }
 
 /** The harness a payload is recorded under, or why it is not recorded at all. */
