@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
 
@@ -108,6 +108,27 @@ describe("store concurrency and crashes", () => {
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(17);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  test("a writer's close leaves its frames in the WAL (no checkpoint per hook) until the WAL passes 512 KiB", () => {
+    const project = tempProject();
+    const walFile = `${dbFile(project)}-wal`;
+    const sizes: number[] = [];
+    for (let i = 0; i < 80 && !(sizes.length > 2 && sizes.at(-1) === 0); i++) {
+      expect(runAioson(["runtime:emit", project, "--agent=dev", `--summary=${"z".repeat(2_000)} ${i}`]).code).toBe(0);
+      sizes.push(statSync(walFile).size);
+    }
+    const truncatedAt = sizes.indexOf(0, 1);
+    expect(truncatedAt).toBeGreaterThan(2);
+    expect(sizes.slice(0, truncatedAt).every((size, i) => i === 0 || size > (sizes[i - 1] as number))).toBe(true);
+    // The writer whose own commit takes the WAL past 512 KiB checkpoints it at its close.
+    const last = sizes[truncatedAt - 1] as number;
+    expect(last).toBeLessThan(512 * 1024);
+    expect(2 * last - (sizes[truncatedAt - 2] as number)).toBeGreaterThanOrEqual(512 * 1024);
+    const db = new Database(dbFile(project), { readonly: true });
+    expect((db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+    expect((db.query("SELECT count(*) AS n FROM execution_events WHERE message LIKE 'zz%'").get() as { n: number }).n).toBe(sizes.length);
+    db.close();
   });
 
   test("a writer killed with SIGKILL mid-write leaves a readable store; the next call works", async () => {

@@ -1,5 +1,5 @@
 import { Database, constants } from "bun:sqlite";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath, runtimeDir } from "./paths.ts";
 
@@ -7,6 +7,7 @@ export type Store = {
   db: Database;
   path: string;
   root: string;
+  readonly: boolean;
   /** Every busy wait of this handle (busy timeout and retries together) gives up after this long. */
   maxWaitMs: number;
 };
@@ -14,6 +15,11 @@ export type Store = {
 export const BUSY_TIMEOUT_MS = 5_000;
 /** Past a checkpoint the kept WAL file is cut back to this size. */
 const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
+/**
+ * A writer's close leaves its frames in the WAL (see closeStore) until the WAL reaches this size, about a dozen
+ * hook events: below it the next opens read the WAL back cheaply, at it one close pays the checkpoint.
+ */
+const WAL_CHECKPOINT_BYTES = 512 * 1024;
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -64,7 +70,7 @@ function migrate(db: Database, deadline: number): void {
 /**
  * Every command is a short-lived process, usually a hook on the agent's critical path:
  * - synchronous=NORMAL: in WAL mode a commit no longer fsyncs; the store cannot be corrupted by a crash
- *   (an OS crash may drop the newest events; the checkpoint at close syncs them in the common case);
+ *   (an OS crash or power loss may drop the events written since the last checkpoint, see closeStore);
  * - a persistent WAL: the `-wal`/`-shm` files are kept between processes instead of being created,
  *   directory-synced and unlinked by every hook call; journal_size_limit keeps the kept file small.
  */
@@ -104,17 +110,63 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
     db.close();
     throw error;
   }
-  return { db, path, root, maxWaitMs };
+  return { db, path, root, readonly: options.readonly === true, maxWaitMs };
 }
 
-/** Closes the handle; on Windows the WAL is truncated first so `-wal`/`-shm` locks are released. */
-export function closeStore(store: Store): void {
+function walBytes(store: Store): number {
   try {
-    if (process.platform === "win32") store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return statSync(`${store.path}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Housekeeping that must never hold a hook: a store some other process is using is left for a later close. */
+function checkpointIfFree(db: Database): void {
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
   } catch {
     // A checkpoint is housekeeping; closing matters more.
   }
-  store.db.close();
+}
+
+/**
+ * Opens a read-only connection beside `db` and reads through it, so that the file stays share-locked while
+ * `db` closes; null when that fails (the close then checkpoints as usual).
+ */
+function openKeeper(path: string): Database | null {
+  let keeper: Database | null = null;
+  try {
+    keeper = new Database(path, { readonly: true });
+    keeper.query("PRAGMA user_version").get();
+    return keeper;
+  } catch {
+    keeper?.close();
+    return null;
+  }
+}
+
+/**
+ * Closes the handle. When SQLite closes the last connection to a WAL database it checkpoints: an fsync of the WAL
+ * and of the database at close, then one of the WAL header and its directory at the next commit — about 1 ms on
+ * every hook call. A writer therefore closes while a read-only connection holds the file (SQLite checkpoints on
+ * close only under an exclusive lock, and a read-only connection never checkpoints): the committed frames stay in
+ * the WAL, just as if the process had been killed right after its commit, which SQLite is built to survive. The
+ * next open reads the WAL back (about 3 µs a frame), so once it passes WAL_CHECKPOINT_BYTES the closing writer
+ * checkpoints and truncates it instead.
+ * Windows keeps the spec's TRUNCATE before close, which releases the `-wal`/`-shm` locks.
+ */
+export function closeStore(store: Store): void {
+  const { db } = store;
+  if (store.readonly) return db.close();
+  if (process.platform === "win32" || walBytes(store) >= WAL_CHECKPOINT_BYTES) {
+    checkpointIfFree(db);
+    return db.close();
+  }
+  const keeper = openKeeper(store.path);
+  db.close();
+  keeper?.close();
 }
 
 /** Runs `work` in one BEGIN IMMEDIATE transaction, within the handle's wait budget. */
