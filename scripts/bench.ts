@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchCase } from "./bench-cases/types.ts";
-import { compile, type BuildFlags } from "./build.ts";
+import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from "./build.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BENCH_DIR = join(ROOT, "dist", "bench");
@@ -51,7 +51,7 @@ function parseOptions(argv: readonly string[]): Options {
     concurrency: !argv.includes("--no-concurrency"),
     build: !argv.includes("--no-build"),
     buildFlags: argv.includes("--build-flags"),
-    flags: { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode"), splitting: !argv.includes("--no-splitting") },
+    flags: parseBuildFlags(argv),
   };
 }
 
@@ -266,7 +266,8 @@ function build(options: Options): { binary: string; floor: string } {
 }
 
 function flagLabel(flags: BuildFlags): string {
-  return [flags.minify ? "minify" : "", flags.bytecode ? "bytecode" : "", flags.splitting ? "splitting" : ""].filter(Boolean).join("+") || "plain";
+  const parts = [flags.minify ? "minify" : "", flags.bytecode ? "bytecode" : "", flags.splitting ? "splitting" : ""];
+  return [...parts, flags.jitPolicy !== 1 ? `jit-policy ${flags.jitPolicy}` : ""].filter(Boolean).join("+") || "plain";
 }
 
 function section(title: string): void {
@@ -323,31 +324,40 @@ function countEvents(project: string, type: string): number | null {
   }
 }
 
-/** `--build-flags`: the built-in cases and the floor for each of the four --minify/--bytecode builds, interleaved. */
+/**
+ * `--build-flags`: the floor and the cases (the built-in ones, or with `--filter` every matching case) for each
+ * build of the matrix, interleaved.
+ */
 async function buildFlagsMatrix(options: Options): Promise<void> {
+  const cases = options.filter ? [...BUILT_IN, ...(await loadCases())].filter((c) => c.name.includes(options.filter as string)) : BUILT_IN;
   mkdirSync(BENCH_DIR, { recursive: true });
   const subjects: Subject[] = [subject("/bin/true", ["/bin/true"])];
   const matrix: BuildFlags[] = [
-    { minify: false, bytecode: false, splitting: false },
-    { minify: true, bytecode: false, splitting: false },
-    { minify: false, bytecode: true, splitting: false },
-    { minify: true, bytecode: true, splitting: false },
-    { minify: false, bytecode: true, splitting: true },
-    { minify: true, bytecode: true, splitting: true },
+    { minify: false, bytecode: false, splitting: false, jitPolicy: 1 },
+    { minify: true, bytecode: false, splitting: false, jitPolicy: 1 },
+    { minify: false, bytecode: true, splitting: false, jitPolicy: 1 },
+    { minify: true, bytecode: true, splitting: false, jitPolicy: 1 },
+    { minify: false, bytecode: true, splitting: true, jitPolicy: 1 },
+    { minify: true, bytecode: true, splitting: true, jitPolicy: 1 },
+    { minify: true, bytecode: true, splitting: true, jitPolicy: DEFAULT_JIT_POLICY },
   ];
   for (const flags of matrix) {
     const label = flagLabel(flags);
     const binary = compile("host", flags, join(BENCH_DIR, `aioson-${label}`));
     console.log(`${label.padEnd(26)} aioson ${(Bun.file(binary).size / 2 ** 20).toFixed(1)} MiB`);
     // The floor has no dynamic import: splitting cannot change it.
-    if (!flags.splitting) {
+    if (!flags.splitting || flags.jitPolicy !== 1) {
       const floor = compile("host", flags, join(BENCH_DIR, `floor-${label}`), join(import.meta.dir, "bench-floor.ts"));
       subjects.push(subject(`floor (${label})`, [floor], { stdinFile: stdinFile("{}") }));
     }
-    for (const benchCase of BUILT_IN) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
+    for (const benchCase of cases) subjects.push(await caseSubject(binary, { ...benchCase, name: `${benchCase.name} (${label})` }));
   }
   // A comparison, not a verdict: no targets in this table.
-  for (const s of subjects) delete s.maxRatio;
+  for (const s of subjects) {
+    delete s.maxRatio;
+    delete s.maxRssMiB;
+    delete s.ratioTo;
+  }
   section(`build flags: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
   warm(subjects, options.warmup);
   timeRoundRobin(subjects, options.runs);

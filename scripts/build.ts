@@ -4,7 +4,7 @@
  *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS, and
  *                                   install.sh / install.ps1 beside them: dist/ is then a complete release folder
  *   bun scripts/build.ts --target=linux-arm64 [--target=...]   chosen targets only
- *   --no-bytecode / --no-minify / --no-splitting     compare startup costs (see README "Build flags")
+ *   --no-bytecode / --no-minify / --no-splitting / --jit-policy=<n>     compare startup costs (see README "Build flags")
  */
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -36,9 +36,21 @@ function commitId(): string {
 
 /**
  * Startup-relevant bundler flags (README "Build flags" has the figures). `splitting` puts each lazily imported
- * command in its own embedded chunk, so a hook parses only the code of the command it runs.
+ * command in its own embedded chunk, so a hook parses only the code of the command it runs. `jitPolicy` scales
+ * JavaScriptCore's tier-up thresholds (`--compile-jit-policy`): a hook runs almost every function once, so
+ * compiling any of them is wasted work.
  */
-export type BuildFlags = { minify: boolean; bytecode: boolean; splitting: boolean };
+export type BuildFlags = { minify: boolean; bytecode: boolean; splitting: boolean; jitPolicy: number };
+
+export const DEFAULT_JIT_POLICY = 100;
+
+/** `--no-minify`, `--no-bytecode`, `--no-splitting`, `--jit-policy=<n>` (1 = Bun's normal policy). */
+export function parseBuildFlags(argv: readonly string[]): BuildFlags {
+  const policy = argv.find((a) => a.startsWith("--jit-policy="))?.slice("--jit-policy=".length);
+  const jitPolicy = policy === undefined ? DEFAULT_JIT_POLICY : Number(policy);
+  if (!Number.isFinite(jitPolicy) || jitPolicy < 1) throw new Error(`--jit-policy must be a number >= 1 (got ${policy})`);
+  return { minify: !argv.includes("--no-minify"), bytecode: !argv.includes("--no-bytecode"), splitting: !argv.includes("--no-splitting"), jitPolicy };
+}
 
 function outfileFor(name: TargetName | "host"): string {
   if (name === "host") return join(dist, process.platform === "win32" ? "aioson.exe" : "aioson");
@@ -58,6 +70,7 @@ export function compile(name: TargetName | "host", flags: BuildFlags, outfile = 
     ...(flags.minify ? ["--minify"] : []),
     ...(flags.bytecode ? ["--bytecode"] : []),
     ...(flags.splitting ? ["--splitting"] : []),
+    ...(flags.jitPolicy !== 1 ? [`--compile-jit-policy=${flags.jitPolicy}`] : []),
     "--format=esm",
     ...(name === "host" ? [] : [`--target=${TARGETS[name]}`]),
     entry,
@@ -83,11 +96,7 @@ function parseTargets(argv: readonly string[]): Array<TargetName | "host"> {
 
 function main(): void {
   const argv = process.argv.slice(2);
-  const flags: BuildFlags = {
-    minify: !argv.includes("--no-minify"),
-    bytecode: !argv.includes("--no-bytecode"),
-    splitting: !argv.includes("--no-splitting"),
-  };
+  const flags = parseBuildFlags(argv);
   const targets = parseTargets(argv);
   mkdirSync(dist, { recursive: true });
   const built: string[] = [];
