@@ -11,7 +11,7 @@ import { appendAgentDone } from "../session/agent-done.ts";
 import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
 import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
 import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
-import { appendRunEvent, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
+import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 
 const WRITTEN_BY = "hooks:emit";
@@ -54,10 +54,11 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
     created = autoStartHooksSession(db, { root: input.root, agent: input.agent, source: input.source, harnessSessionId: input.harnessSessionId, at });
     target = { run: getRun(db, created.runKey) as RunRow, task: null, owner: "hooks", via: "hooks" };
   }
-  const runKey = target.run.run_key;
+  const { run } = target;
+  const runKey = run.run_key;
   const stored = input.records.map((record) => ({
     record,
-    event: appendRunEvent(db, runKey, {
+    event: appendEventToRun(db, run, {
       eventType: record.eventType,
       message: record.message,
       phase: "live",
@@ -83,7 +84,8 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
       doneError = error;
     }
   }
-  return { run: getRun(db, runKey) as RunRow, created, stored, closed, done, doneError };
+  // Only the run's keys are used after commit, and no statement above changes them.
+  return { run, created, stored, closed, done, doneError };
 }
 
 type Line = { ts: string; type: string; message: string; tool: string | null; file?: string };

@@ -188,6 +188,12 @@ export function startRun(db: Database, input: RunInput): { runKey: string; first
 export function appendRunEvent(db: Database, runKey: string, event: EventInput): AppendedEvent {
   const run = getRun(db, runKey);
   if (!run) throw new Error(`Run not found: ${runKey}`);
+  return appendEventToRun(db, run, event);
+}
+
+/** appendRunEvent for a run row the caller has just read in the same transaction (saves re-reading it). */
+export function appendEventToRun(db: Database, run: RunRow, event: EventInput): AppendedEvent {
+  const runKey = run.run_key;
   const at = event.at ?? isoNow();
   const message = event.message ?? "";
   const payloadJson = event.payload ? JSON.stringify(event.payload) : null;
