@@ -197,9 +197,6 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
   const at = event.at ?? isoNow();
   const message = event.message ?? "";
   const payloadJson = event.payload ? JSON.stringify(event.payload) : null;
-  const next = db
-    .query("SELECT COALESCE(MAX(sequence_no), 0) + 1 AS n FROM execution_events WHERE run_key = ?")
-    .get(runKey) as { n: number };
   db.query("INSERT INTO agent_events (run_key, event_type, message, payload_json, created_at) VALUES (?, ?, ?, ?, ?)").run(
     runKey,
     event.eventType,
@@ -212,7 +209,9 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
       `INSERT INTO execution_events (task_key, run_key, agent_name, agent_kind, squad_slug, session_key, source,
          workflow_id, workflow_stage, parent_run_key, event_type, phase, status, tool_name, message, payload_json,
          sequence_no, created_at, plan_step_id, worker_status, verdict, token_count, progress_pct, harness_session_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?, ?, ?, ?, ?, ?)
+       RETURNING id, sequence_no`,
     )
     .get(
       run.task_key,
@@ -231,7 +230,7 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
       event.toolName ?? null,
       message,
       payloadJson,
-      next.n,
+      runKey,
       at,
       event.planStepId ?? null,
       event.workerStatus ?? null,
@@ -239,8 +238,8 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
       event.tokenCount ?? null,
       event.progressPct ?? null,
       event.harnessSessionId ?? null,
-    ) as { id: number };
-  return { id: inserted.id, sequenceNo: next.n, createdAt: at };
+    ) as { id: number; sequence_no: number };
+  return { id: inserted.id, sequenceNo: inserted.sequence_no, createdAt: at };
 }
 
 export type RunUpdate = {
