@@ -169,7 +169,25 @@ export function closeStore(store: Store): void {
   keeper?.close();
 }
 
+/**
+ * `db.transaction(work).immediate()` at the top level: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK and
+ * rethrow. Written out because bun:sqlite's wrapper prepares nine control statements on first use,
+ * a noticeable share of a one-transaction hook process. Nested calls keep bun's savepoints.
+ */
+function immediateTransaction<T>(db: Database, work: () => T): T {
+  if (db.inTransaction) return db.transaction(work).immediate();
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
 /** Runs `work` in one BEGIN IMMEDIATE transaction, within the handle's wait budget. */
 export function withStoreTransaction<T>(store: Store, work: () => T): T {
-  return withBusyRetry(() => store.db.transaction(work).immediate(), Date.now() + store.maxWaitMs);
+  return withBusyRetry(() => immediateTransaction(store.db, work), Date.now() + store.maxWaitMs);
 }
