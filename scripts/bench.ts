@@ -7,16 +7,19 @@
  * Builds dist/aioson (scripts/build.ts) and a floor program (scripts/bench-floor.ts: read stdin, print `{}`) with the
  * same flags, loads every scripts/bench-cases/*.ts, then runs each case, the floor and /bin/true round-robin in a
  * shuffled order per round (stdin redirected from a file, stdout/stderr to /dev/null) and prints median, p95 and the
- * ratio of each median to the floor's. Peak RSS comes from a separate pass under GNU time: a child spawned by Bun
+ * ratio of each median to the floor's. Each binary is timed through COPIES byte-identical copies, one after the other:
+ * how the kernel happens to hold one executable in the page cache moved a 110 MB Bun binary by as much as 1.2 ms per
+ * start here (a floor ran 6.4 ms, its fresh copy 5.2 ms), enough to swing a ratio by 0.2.
+ * Peak RSS comes from a separate pass under GNU time: a child spawned by Bun
  * reports the *spawner's* RSS as its maxRSS (Linux keeps the high-water mark of the mm replaced at exec, and Bun
  * spawns with vfork), so `resourceUsage().maxRSS` would read ~25 MB for /bin/true.
  * Then the concurrency check: 400 `runtime:emit` events sent by 8, then 32, writer processes at once, and the events
  * found in the store. Missed targets are printed; with --strict they make the exit status 1.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { BenchCase } from "./bench-cases/types.ts";
 import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from "./build.ts";
 
@@ -59,6 +62,9 @@ function parseOptions(argv: readonly string[]): Options {
 type Subject = {
   name: string;
   argv: string[];
+  /** Copies of argv[0] used in turn (see COPIES). */
+  binaries?: readonly string[];
+  runs: number;
   cwd: string;
   env: Record<string, string>;
   stdinFile: string;
@@ -106,10 +112,22 @@ function stdinFile(text: string): string {
 }
 
 function subject(name: string, argv: string[], extra: Partial<Subject> = {}): Subject {
-  return { name, argv, cwd: scratch, env: benchEnv(), stdinFile: stdinFile(""), samples: [], rssKiB: [], ...extra };
+  return { name, argv, cwd: scratch, env: benchEnv(), stdinFile: stdinFile(""), samples: [], rssKiB: [], runs: 0, ...extra };
 }
 
-async function caseSubject(binary: string, benchCase: BenchCase): Promise<Subject> {
+const COPIES = 4;
+
+/** COPIES fresh copies of `binary` in the scratch folder (see the header). */
+function copiesOf(binary: string): string[] {
+  return Array.from({ length: COPIES }, () => {
+    const copy = scratchPath(basename(binary));
+    copyFileSync(binary, copy);
+    chmodSync(copy, 0o755);
+    return copy;
+  });
+}
+
+async function caseSubject(binary: string, benchCase: BenchCase, binaries?: readonly string[]): Promise<Subject> {
   const project = makeProject();
   const fill = (text: string): string => text.replaceAll("{project}", project);
   const env: Record<string, string> = {};
@@ -121,6 +139,7 @@ async function caseSubject(binary: string, benchCase: BenchCase): Promise<Subjec
     maxRatio: benchCase.maxRatio,
     maxRssMiB: benchCase.maxRssMiB,
     ratioTo: benchCase.ratioTo,
+    binaries,
   });
   try {
     await benchCase.setup?.(project, binary);
@@ -131,16 +150,18 @@ async function caseSubject(binary: string, benchCase: BenchCase): Promise<Subjec
 }
 
 function runOnce(s: Subject): { ms: number; code: number; stderr: string } {
+  const argv = s.binaries ? [s.binaries[s.runs % s.binaries.length] as string, ...s.argv.slice(1)] : s.argv;
+  s.runs++;
   const started = performance.now();
-  const result = Bun.spawnSync(s.argv, { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "pipe" });
+  const result = Bun.spawnSync(argv, { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "pipe" });
   const ms = performance.now() - started;
   return { ms, code: result.exitCode ?? -1, stderr: result.stderr.toString() };
 }
 
-/** Warm-up runs; a case that does not exit 0 is reported, not timed. */
+/** Warm-up runs (through every copy); a case that does not exit 0 is reported, not timed. */
 function warm(subjects: readonly Subject[], warmup: number): void {
   for (const s of subjects) {
-    for (let i = 0; i < warmup && !s.error; i++) {
+    for (let i = 0; i < warmup * (s.binaries?.length ?? 1) && !s.error; i++) {
       const run = runOnce(s);
       if (run.code !== 0) s.error = `exit ${run.code}: ${run.stderr.trim().split("\n")[0] ?? ""}`.slice(0, 200);
     }
@@ -376,9 +397,10 @@ async function main(): Promise<void> {
   console.log(`aioson: ${binary}\nfloor:  ${floor}`);
 
   const cases = [...BUILT_IN, ...(await loadCases())].filter((c) => !options.filter || c.name.includes(options.filter));
-  const floorSubject = subject("floor (read stdin, print {})", [floor], { stdinFile: stdinFile("{}") });
+  const floorSubject = subject("floor (read stdin, print {})", [floor], { stdinFile: stdinFile("{}"), binaries: copiesOf(floor) });
   const subjects: Subject[] = [floorSubject, subject("/bin/true", ["/bin/true"])];
-  for (const benchCase of cases) subjects.push(await caseSubject(binary, benchCase));
+  const binaries = copiesOf(binary);
+  for (const benchCase of cases) subjects.push(await caseSubject(binary, benchCase, binaries));
 
   section(`startup: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
   warm(subjects, options.warmup);

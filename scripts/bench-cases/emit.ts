@@ -86,15 +86,15 @@ function copilotMultiReplace(project: string): string {
   });
 }
 
-/** The bench runner substitutes `{project}` in args only; payload paths use a fixed stand-in root. */
-const PROJECT_STANDIN = "/home/dev/acme";
+/** The bench runner replaces `{project}` in args and stdin: the payloads name files inside the bench project, as real ones do. */
+const PROJECT = "{project}";
 
 /** A project with an open hooks session, so every timed run appends to it. */
-function openSession(payload: string, source: string) {
+function openSession(payloadFor: (project: string) => string, source: string) {
   return (project: string, binary: string): void => {
     mkdirSync(join(project, ".aioson"), { recursive: true });
     writeFileSync(join(project, ".aioson", "config.md"), "# bench project\n", { flag: "a" });
-    const result = Bun.spawnSync([binary, "hooks:emit", project, "--agent=dev", `--source=${source}`], { stdin: new TextEncoder().encode(payload) });
+    const result = Bun.spawnSync([binary, "hooks:emit", project, "--agent=dev", `--source=${source}`], { stdin: new TextEncoder().encode(payloadFor(project)) });
     if (result.exitCode !== 0) throw new Error(`hooks:emit setup exited ${result.exitCode}`);
   };
 }
@@ -103,32 +103,32 @@ const cases: BenchCase[] = [
   {
     name: "hooks:emit claude PostToolUse Write",
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
-    stdin: claudeWrite(PROJECT_STANDIN),
-    setup: openSession(claudeWrite(PROJECT_STANDIN), "claude"),
+    stdin: claudeWrite(PROJECT),
+    setup: openSession(claudeWrite, "claude"),
     maxRatio: 2,
     maxRssMiB: 45,
   },
   {
     name: "hooks:emit codex apply_patch",
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=codex"],
-    stdin: codexPatch(PROJECT_STANDIN),
-    setup: openSession(codexPatch(PROJECT_STANDIN), "codex"),
+    stdin: codexPatch(PROJECT),
+    setup: openSession(codexPatch, "codex"),
     maxRatio: 2,
     maxRssMiB: 45,
   },
   {
     name: "hooks:emit skipped (Read)",
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
-    stdin: JSON.stringify({ session_id: CLAUDE_SESSION, cwd: PROJECT_STANDIN, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: `${PROJECT_STANDIN}/src/cart.ts` } }),
-    setup: openSession(claudeWrite(PROJECT_STANDIN), "claude"),
+    stdin: JSON.stringify({ session_id: CLAUDE_SESSION, cwd: PROJECT, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: `${PROJECT}/src/cart.ts` } }),
+    setup: openSession(claudeWrite, "claude"),
     maxRatio: 2,
     maxRssMiB: 45,
   },
   {
     name: "hooks:emit copilot multi_replace_string_in_file",
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=copilot"],
-    stdin: copilotMultiReplace(PROJECT_STANDIN),
-    setup: openSession(copilotMultiReplace(PROJECT_STANDIN), "copilot"),
+    stdin: copilotMultiReplace(PROJECT),
+    setup: openSession(copilotMultiReplace, "copilot"),
     maxRatio: 2,
     maxRssMiB: 45,
   },
@@ -136,8 +136,8 @@ const cases: BenchCase[] = [
     // VS Code runs every Claude PostToolUse handler for each Copilot tool call: this skip is paid three times per call.
     name: "hooks:emit copilot payload at a claude handler (duplicate-copilot)",
     args: ["hooks:emit", "{project}", "--agent=dev", "--source=claude"],
-    stdin: copilotMultiReplace(PROJECT_STANDIN),
-    setup: openSession(copilotMultiReplace(PROJECT_STANDIN), "copilot"),
+    stdin: copilotMultiReplace(PROJECT),
+    setup: openSession(copilotMultiReplace, "copilot"),
     maxRatio: 2,
     maxRssMiB: 45,
   },
