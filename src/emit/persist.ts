@@ -52,7 +52,7 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
   if (!target) {
     if (input.sessionEnd) return null;
     created = autoStartHooksSession(db, { root: input.root, agent: input.agent, source: input.source, harnessSessionId: input.harnessSessionId, at });
-    target = { run: getRun(db, created.runKey) as RunRow, task: null, owner: "hooks", via: "hooks" };
+    target = { run: getRun(db, created.runKey) as RunRow, owner: "hooks", via: "hooks" };
   }
   const { run } = target;
   const runKey = run.run_key;

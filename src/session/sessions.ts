@@ -41,11 +41,14 @@ export function findValidPointerRun(db: Database, root: string, agent: string): 
   return isOpenRun(run) ? { pointer, run } : null;
 }
 
-/** Spec 2.6 "Owner of a session": pointer → task meta → session-key prefix → live. */
-export function sessionOwner(run: RunRow, task: TaskRow | null, pointer?: SessionPointer | null): SessionOwner {
+/**
+ * Spec 2.6 "Owner of a session": pointer → task meta → session-key prefix → live. `task` may be a loader, called
+ * only when the pointer does not name the owner.
+ */
+export function sessionOwner(run: RunRow, task: TaskRow | null | (() => TaskRow | null), pointer?: SessionPointer | null): SessionOwner {
   const fromPointer = pointer?.runKey === run.run_key ? pointer.owner : undefined;
   if (fromPointer === "hooks" || fromPointer === "guard" || fromPointer === "live") return fromPointer;
-  const meta = parseJsonObject(task?.meta_json);
+  const meta = parseJsonObject((typeof task === "function" ? task() : task)?.meta_json);
   if (meta?.owner === "hooks" || meta?.owner === "guard" || meta?.owner === "live") return meta.owner;
   if (meta?.auto_started === true) return "hooks";
   if (meta?.guarded === true) return "guard";

@@ -8,14 +8,14 @@ import { readPointer, type SessionPointer } from "../live/pointer.ts";
 import { getTask, type RunRow, type TaskRow } from "../store/records.ts";
 import { createSessionRows, findValidPointerRun, sessionOwner, type NewSession, type SessionOwner } from "./sessions.ts";
 
-export type TargetSession = { run: RunRow; task: TaskRow | null; owner: SessionOwner; via: "env" | "pointer" | "only-live" | "hooks" };
+export type TargetSession = { run: RunRow; owner: SessionOwner; via: "env" | "pointer" | "only-live" | "hooks" };
 
 const OPEN = "status IN ('running', 'queued')";
 
 function target(db: Database, root: string, run: RunRow, via: TargetSession["via"], pointer?: SessionPointer | null): TargetSession {
-  const task = run.task_key ? getTask(db, run.task_key) : null;
   const ownPointer = pointer ?? readPointer(root, canonicalAgent(run.agent_name));
-  return { run, task, owner: sessionOwner(run, task, ownPointer), via };
+  const task = (): TaskRow | null => (run.task_key ? getTask(db, run.task_key) : null);
+  return { run, owner: sessionOwner(run, task, ownPointer), via };
 }
 
 /** The one open `live:start` session of the project, when there is exactly one (spec 2.6 step 3). */
