@@ -69,10 +69,11 @@ const READ_CHUNK_BYTES = 64 * 1024;
  * Reads without waiting what is already there, which for a hook is usually the whole payload and its EOF:
  * a regular file is read as it is (a file read never blocks), and on Linux a pipe is reopened through
  * /proc/self/fd/0, which gives this process its own non-blocking file description of it. "eof" means the
- * payload is complete, "more" that the writer has not closed yet (the stream takes over), null that this
- * stdin cannot be read this way (a socket, as Node gives its children, or another OS).
+ * payload is complete, "more" that the writer has not closed yet (the stream takes over), "timeout" that the
+ * bytes kept coming past TOTAL_MS, null that this stdin cannot be read this way (a socket, as Node gives its
+ * children, or another OS).
  */
-function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: number): "eof" | "more" | null {
+function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: number): "eof" | "more" | "timeout" | null {
   if (kind !== "file" && !(kind === "fifo" && process.platform === "linux")) return null;
   let fd: number;
   try {
@@ -86,7 +87,7 @@ function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: n
       const read = readSync(fd, buffer, 0, buffer.byteLength, null);
       if (read === 0) return "eof";
       keep(collected, buffer.subarray(0, read));
-      if (Date.now() >= deadlineAt) return "more";
+      if (Date.now() >= deadlineAt) return "timeout";
     }
   } catch (error) {
     // EAGAIN: the pipe is empty but still open.
@@ -158,7 +159,9 @@ export async function readStdinText(limits: StdinLimits = { firstByteMs: FIRST_B
   const collected: Collected = { chunks: [], stored: 0 };
   const started = Date.now();
   try {
-    if (readWithoutWaiting(kind, collected, started + limits.totalMs) !== "eof") {
+    const early = readWithoutWaiting(kind, collected, started + limits.totalMs);
+    if (early === "timeout") return { kind: "none", reason: "timeout" };
+    if (early !== "eof") {
       const end = await readStream(collected, limits, started);
       if (end === "timeout" || end === "no-data") return { kind: "none", reason: end };
     }
