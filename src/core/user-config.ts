@@ -1,0 +1,83 @@
+/**
+ * The user-level aioson config file: the only place, besides the environment, where settings that can send data
+ * off the machine (the judge's endpoint and key, the OpenTelemetry endpoint and headers) may come from. A project is
+ * untrusted (README "Security"), so no file inside a project can ever set them; HOME is the user's.
+ *
+ *   $XDG_CONFIG_HOME/aioson/config.json, else ~/.config/aioson/config.json   (POSIX)
+ *   %APPDATA%\aioson\config.json, else ~\AppData\Roaming\aioson\config.json  (Windows)
+ *
+ * This module only finds and reads the file (bounded, regular files only, JSON object or nothing); each section
+ * (`jev`, `otel`, ...) is validated with valibot by the module that owns it.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A config file is a few hundred bytes; anything past this is not ours and is not read. */
+export const USER_CONFIG_MAX_BYTES = 256 * 1024;
+
+function envDir(env: Env, key: string): string | null {
+  const value = env[key];
+  return value === undefined || value.trim() === "" ? null : resolve(value);
+}
+
+function userHome(env: Env): string {
+  return envDir(env, "HOME") ?? envDir(env, "USERPROFILE") ?? homedir();
+}
+
+export function userConfigDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === "win32") return join(envDir(env, "APPDATA") ?? join(userHome(env), "AppData", "Roaming"), "aioson");
+  return join(envDir(env, "XDG_CONFIG_HOME") ?? join(userHome(env), ".config"), "aioson");
+}
+
+export function userConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  return join(userConfigDir(env, platform), "config.json");
+}
+
+export type UserConfigRead =
+  | { kind: "absent" }
+  | { kind: "invalid"; path: string; reason: string }
+  | { kind: "ok"; path: string; config: Record<string, unknown> };
+
+/**
+ * Reads the user config: a missing file is `absent`; a FIFO, device or folder, a file over the bound, unparsable
+ * JSON or a non-object is `invalid` (with the reason, for `hooks:doctor`). Opened non-blocking so a FIFO never
+ * hangs a hook; never throws.
+ */
+export function readUserConfig(env: Env = process.env, platform: NodeJS.Platform = process.platform): UserConfigRead {
+  const path = userConfigPath(env, platform);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "invalid", path, reason: String(code ?? error) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { kind: "invalid", path, reason: "not a regular file" };
+    if (stat.size > USER_CONFIG_MAX_BYTES) return { kind: "invalid", path, reason: `larger than ${USER_CONFIG_MAX_BYTES} bytes` };
+    const buffer = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, read);
+      if (n <= 0) break;
+      read += n;
+    }
+    const value: unknown = JSON.parse(buffer.subarray(0, read).toString("utf8"));
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return { kind: "invalid", path, reason: "not a JSON object" };
+    return { kind: "ok", path, config: value as Record<string, unknown> };
+  } catch (error) {
+    return { kind: "invalid", path, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One section of the user config (`jev`, `otel`, ...), unvalidated: its owner validates it. */
+export function userConfigSection(name: string, env: Env = process.env, platform: NodeJS.Platform = process.platform): unknown {
+  const read = readUserConfig(env, platform);
+  return read.kind === "ok" ? read.config[name] : undefined;
+}
