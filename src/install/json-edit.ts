@@ -7,13 +7,14 @@
 import { isPlainObject, jsonEqual } from "./merge.ts";
 
 type Span = { start: number; end: number };
-type Member = { key: string; start: number; valueNode: JsonNode };
+type Member = { key: string; start: number; keyEnd: number; valueNode: JsonNode };
 type JsonNode =
   | (Span & { kind: "object"; members: Member[] })
   | (Span & { kind: "array"; items: JsonNode[] })
   | (Span & { kind: "scalar" });
 
-export type JsonStyle = { indent: string; eol: string; colon: string };
+/** `eol` empty = a compact document (no line breaks; members separated by `comma`). */
+export type JsonStyle = { indent: string; eol: string; colon: string; comma: string };
 
 /** A position-tracking parser for text that `JSON.parse` already accepted. */
 function parseNode(text: string, at: number): JsonNode {
@@ -44,10 +45,11 @@ function parseNode(text: string, at: number): JsonNode {
         skip();
         const memberStart = i;
         const key = parseString();
+        const keyEnd = i;
         skip();
         i++; // colon
         const valueNode = value();
-        members.push({ key, start: memberStart, valueNode });
+        members.push({ key, start: memberStart, keyEnd, valueNode });
         skip();
         if (text[i] === ",") {
           i++;
@@ -86,29 +88,47 @@ function parseNode(text: string, at: number): JsonNode {
   return value();
 }
 
-/** Indentation unit (first indented line), line ending and `key: value` separator of an existing document. */
-export function detectStyle(text: string): JsonStyle {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const indentMatch = /\n([ \t]+)\S/.exec(text);
-  const indent = indentMatch ? (indentMatch[1]?.startsWith("\t") ? "\t" : (indentMatch[1] as string)) : "  ";
-  const colonMatch = /"\s*(:\s*)/.exec(text);
-  const colon = colonMatch && !colonMatch[1]?.includes("\n") ? (colonMatch[1] as string) : ": ";
-  return { indent, eol, colon };
+/**
+ * The style of an existing document, read from its root container: the whitespace before the root's first member
+ * gives the indentation unit and line ending, its `key: value` separator the colon. A root whose first member is on
+ * the same line is a compact document, and new content is written compact too. (Guessing the unit from the first
+ * indented line anywhere made a compact file that already held indented content use a deep indent as its unit, so
+ * each reinstall re-indented everything it added deeper: the file grew about fourfold per install.)
+ */
+export function detectStyle(text: string, root: JsonNode): JsonStyle {
+  const fallback: JsonStyle = { indent: "  ", eol: text.includes("\r\n") ? "\r\n" : "\n", colon: ": ", comma: "," };
+  const spans = root.kind === "object" ? root.members.map((m) => ({ start: m.start, end: m.valueNode.end })) : root.kind === "array" ? root.items : [];
+  const [first, second] = spans;
+  if (first === undefined) return fallback;
+  const member = root.kind === "object" ? root.members[0] : undefined;
+  const colonText = member ? text.slice(member.keyEnd, member.valueNode.start) : ": ";
+  const colon = /^[ \t]*:[ \t]*$/.test(colonText) ? colonText : ": ";
+  const lead = text.slice(root.start + 1, first.start);
+  const newline = lead.lastIndexOf("\n");
+  if (newline >= 0) return { indent: lead.slice(newline + 1), eol: lead.includes("\r\n") ? "\r\n" : "\n", colon, comma: "," };
+  const between = second ? text.slice(first.end, second.start) : ",";
+  return { indent: "", eol: "", colon, comma: /^[ \t]*,[ \t]*$/.test(between) ? between : "," };
+}
+
+/** A compact style with the same separators, for new content going into a container written on one line. */
+function compact(style: JsonStyle): JsonStyle {
+  return style.eol === "" ? style : { indent: "", eol: "", colon: style.colon, comma: "," };
+}
+
+/** Container items or members, one per line at `depth + 1` (indented style) or separated by the comma (compact). */
+function joinPieces(open: string, close: string, pieces: readonly string[], depth: number, style: JsonStyle): string {
+  if (pieces.length === 0) return `${open}${close}`;
+  if (style.eol === "") return `${open}${pieces.join(style.comma)}${close}`;
+  const pad = (n: number) => style.indent.repeat(n);
+  return `${open}${style.eol}${pieces.map((piece) => pad(depth + 1) + piece).join(`,${style.eol}`)}${style.eol}${pad(depth)}${close}`;
 }
 
 /** `JSON.stringify` in the document's style, starting at nesting `depth`. */
 function render(value: unknown, depth: number, style: JsonStyle): string {
-  const pad = (n: number) => style.indent.repeat(n);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    const items = value.map((item) => pad(depth + 1) + render(item, depth + 1, style));
-    return `[${style.eol}${items.join(`,${style.eol}`)}${style.eol}${pad(depth)}]`;
-  }
+  if (Array.isArray(value)) return joinPieces("[", "]", value.map((item) => render(item, depth + 1, style)), depth, style);
   if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return "{}";
-    const members = entries.map(([key, v]) => `${pad(depth + 1)}${JSON.stringify(key)}${style.colon}${render(v, depth + 1, style)}`);
-    return `{${style.eol}${members.join(`,${style.eol}`)}${style.eol}${pad(depth)}}`;
+    return joinPieces("{", "}", entries.map(([key, v]) => `${JSON.stringify(key)}${style.colon}${render(v, depth + 1, style)}`), depth, style);
   }
   return JSON.stringify(value);
 }
@@ -152,11 +172,8 @@ function splice(
 ): string {
   const open = node.kind === "object" ? "{" : "[";
   const close = node.kind === "object" ? "}" : "]";
-  if (kept.length + appended.length === 0) return `${open}${close}`;
+  if (starts.length === 0 || kept.length + appended.length === 0) return joinPieces(open, close, appended, depth, style);
   const pad = (n: number) => style.indent.repeat(n);
-  if (starts.length === 0) {
-    return `${open}${style.eol}${appended.map((piece) => pad(depth + 1) + piece).join(`,${style.eol}`)}${style.eol}${pad(depth)}${close}`;
-  }
   const lead = text.slice(node.start + 1, starts[0]);
   const trail = text.slice(ends[ends.length - 1], node.end - 1);
   let out = open + lead;
@@ -167,15 +184,22 @@ function splice(
   });
   const firstSeparator = starts.length > 1 ? text.slice(ends[0], starts[1]) : `,${lead}`;
   for (const [k, piece] of appended.entries()) {
-    if (kept.length > 0 || k > 0) out += firstSeparator.includes("\n") ? `,${style.eol}${pad(depth + 1)}` : firstSeparator;
+    if (kept.length > 0 || k > 0) out += firstSeparator.includes("\n") && style.eol !== "" ? `,${style.eol}${pad(depth + 1)}` : firstSeparator;
     out += piece;
   }
   return out + trail + close;
 }
 
-function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, depth: number, style: JsonStyle): string {
+/** A non-empty container written on one line: what is added to it is written on that line too. */
+function styleInside(text: string, node: JsonNode & { kind: "object" | "array" }, style: JsonStyle): JsonStyle {
+  const empty = node.kind === "object" ? node.members.length === 0 : node.items.length === 0;
+  return !empty && !text.slice(node.start, node.end).includes("\n") ? compact(style) : style;
+}
+
+function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, depth: number, docStyle: JsonStyle): string {
   if (jsonEqual(before, after)) return text.slice(node.start, node.end);
   if (node.kind === "object" && isPlainObject(before) && isPlainObject(after)) {
+    const style = styleInside(text, node, docStyle);
     const oldKeys = node.members.map((member) => member.key);
     if (new Set(oldKeys).size !== oldKeys.length) return render(after, depth, style);
     const newKeys = Object.keys(after);
@@ -194,6 +218,7 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
     return splice(text, node, starts, ends, kept, appended, depth, style);
   }
   if (node.kind === "array" && Array.isArray(before) && Array.isArray(after)) {
+    const style = styleInside(text, node, docStyle);
     const alignment = alignArray(before, after);
     const kept = alignment.pairs.map(([i, j]) => ({
       index: i,
@@ -204,7 +229,7 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
     const ends = node.items.map((item) => item.end);
     return splice(text, node, starts, ends, kept, appended, depth, style);
   }
-  return render(after, depth, style);
+  return render(after, depth, docStyle);
 }
 
 /**
@@ -215,8 +240,8 @@ export function editJsonText(oldText: string | null, before: unknown, after: unk
   if (oldText === null || oldText.trim() === "") return `${JSON.stringify(after, null, 2)}\n`;
   // A byte-order mark (Windows editors) stays where it was.
   if (oldText.startsWith("\uFEFF")) return `\uFEFF${editJsonText(oldText.slice(1), before, after)}`;
-  const style = detectStyle(oldText);
   const root = parseNode(oldText, 0);
+  const style = detectStyle(oldText, root);
   const edited = oldText.slice(0, root.start) + rewrite(oldText, root, before, after, 0, style) + oldText.slice(root.end);
   try {
     if (jsonEqual(JSON.parse(edited), after)) return edited;
