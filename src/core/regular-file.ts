@@ -1,0 +1,79 @@
+/**
+ * Reads a file that may not be what its name says: someone else's repository (or a broken dotfiles setup) can put a
+ * FIFO, a device, a socket, a folder or a huge file where aioson expects a small config. The file is opened
+ * non-blocking (opening a FIFO for reading would otherwise wait for a writer forever), checked on the open
+ * descriptor to be a regular file within the bound, and only then read; never more than the bound is read, even
+ * when the file grows meanwhile.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+
+export type RegularFileRead =
+  | { kind: "ok"; text: string }
+  | { kind: "missing" }
+  /** `what`: "a FIFO", "a folder", "a device", "a socket"… */
+  | { kind: "not-regular"; what: string }
+  | { kind: "too-large"; limit: number }
+  | { kind: "error"; code: string };
+
+export type RegularFileOptions = {
+  /** Refuse a symlink as the file itself (O_NOFOLLOW; project paths). */
+  noFollow?: boolean;
+};
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "EIO";
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
+  return "not a plain file";
+}
+
+/**
+ * A regular file of at most `maxBytes`, as UTF-8 text. A file whose mode grants nobody read access is refused with
+ * EACCES even when the process could read it anyway (root): its owner said "do not read", and root and users then
+ * behave alike.
+ */
+export function readRegularFile(path: string, maxBytes: number, options: RegularFileOptions = {}): RegularFileRead {
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT") return { kind: "missing" };
+    // A Unix socket cannot be opened at all.
+    if (code === "ENXIO") return { kind: "not-regular", what: "a socket" };
+    return { kind: "error", code };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { kind: "not-regular", what: kindOf(stat) };
+    if (process.platform !== "win32" && (stat.mode & 0o444) === 0) return { kind: "error", code: "EACCES" };
+    if (stat.size > maxBytes) return { kind: "too-large", limit: maxBytes };
+    // Sized by fstat, grown if the file grows while it is read, never past the bound.
+    let buffer = Buffer.alloc(stat.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) return { kind: "too-large", limit: maxBytes };
+        const grown = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown);
+        buffer = grown;
+      }
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n <= 0) break;
+      length += n;
+    }
+    if (length > maxBytes) return { kind: "too-large", limit: maxBytes };
+    return { kind: "ok", text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { kind: "error", code: errorCode(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
