@@ -2,8 +2,8 @@ import { defineCommand } from "../cli/command.ts";
 import { CommandError } from "../core/output.ts";
 import { isProjectRoot, resolveUserRoot } from "../core/project-root.ts";
 import { finish, projectHooksArgs, stringOrUndefined } from "../install/cli-args.ts";
-import { installProjectHooks } from "../install/project-hooks.ts";
-import { migrateStore } from "../install/project-init.ts";
+import { assertProjectWritable, installProjectHooks } from "../install/project-hooks.ts";
+import { migrateStore, storePaths } from "../install/project-init.ts";
 
 export default defineCommand({
   meta: { name: "update", description: "Re-install the hooks and migrate the store" },
@@ -13,9 +13,11 @@ export default defineCommand({
     const dryRun = args["dry-run"] === true;
     const root = resolveUserRoot(stringOrUndefined(args.dir) ?? cwd);
     if (!isProjectRoot(root)) throw new CommandError(`${root} is not an AIOSON project (no .aioson/config.md). Create one with: aioson init`);
+    const hooksRequest = { dir: root, cwd, tool: stringOrUndefined(args.tool), hooks: args.hooks !== false, dryRun, env: process.env };
+    assertProjectWritable(hooksRequest, storePaths(root));
     if (!dryRun) migrateStore(root);
     const lines = [`AIOSON update ${dryRun ? "[dry-run] " : ""}— ${root}`, `  ${dryRun ? "[dry-run] Would migrate" : "✓ Store migrated"} .aioson/runtime/aios.sqlite`];
-    const hooks = installProjectHooks({ dir: root, cwd, tool: stringOrUndefined(args.tool), hooks: args.hooks !== false, dryRun, env: process.env });
+    const hooks = installProjectHooks(hooksRequest);
     lines.push(...hooks.lines);
     finish({ lines, result: { ok: true, root, dryRun, storeMigrated: !dryRun, hooksInstall: hooks.hooksInstall } as { ok: boolean } }, args.json === true);
   },

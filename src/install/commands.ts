@@ -31,8 +31,20 @@ export function posixCommand(kind: CommandKind, agent: string, source: string): 
   }
 }
 
+/**
+ * A value written bare on a Windows line: cmd.exe and PowerShell (which Codex may use instead, real-harnesses §2)
+ * give `& | < > ^ % ! ( ) ; $ \` ' "` and spaces meanings, and no one quoting serves both, so only a kebab-case word
+ * may go there — what agent validation guarantees; anything else is a bug, refused rather than written.
+ */
+export function bareWord(value: string): string {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(value)) throw new Error(`refusing to write ${JSON.stringify(value)} unquoted on a Windows hook line`);
+  return value;
+}
+
 /** Windows command (Codex `commandWindows`): `.` is the cwd, from which the binary walks up to the root. */
-export function windowsCommand(kind: CommandKind, agent: string, source: string): string {
+export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string): string {
+  const agent = bareWord(rawAgent);
+  const source = bareWord(rawSource);
   switch (kind) {
     case "telemetry":
       return `aioson hooks:emit . --agent=${agent} --source=${source} ${WINDOWS_TAIL}`;

@@ -4,22 +4,25 @@
  * that the event landed. Every problem comes with a fix.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { dbPath } from "../store/paths.ts";
-import { isOurCommand, subcommandOf } from "./commands.ts";
+import { installedAgentId } from "./agents.ts";
 import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
 import { copilotHandlers } from "./copilot.ts";
+import { isOurCommand, subcommandOf } from "./commands.ts";
+import { keptGuardSpecs } from "./guards.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
 import { isOurPlugin, opencodePluginSource, pluginAgent, pluginGuards } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
+import { printable } from "./printable.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
-import { readJsonForMerge } from "./write.ts";
+import { readConfigFile, readConfigText, unsafeProjectPath, userConfig, type ConfigFile } from "./write.ts";
 
 export type Severity = "error" | "warning" | "info";
 export type Issue = { code: string; severity: Severity; tool?: string; message: string; fix: string };
@@ -40,11 +43,16 @@ const RUN_TIMEOUT_MS = 15_000;
 const MAX_TIMEOUT_SECONDS = 600;
 const LEGACY = new Set(["live:start", "agent:done"]);
 
+/** A PATH's absolute folders: a relative entry (`.`, `bin`) names a folder of whatever project the doctor runs in. */
+function absoluteEntries(pathValue: string | undefined): string[] {
+  return (pathValue ?? "").split(delimiter).filter((entry) => isAbsolute(entry));
+}
+
 /** Every `aioson` executable on a PATH, in PATH order (Windows: PATHEXT variants). */
 export function aiosonOnPath(pathValue: string | undefined): string[] {
   const names = process.platform === "win32" ? ["aioson.exe", "aioson.cmd", "aioson.bat", "aioson"] : ["aioson"];
   const found: string[] = [];
-  for (const dir of (pathValue ?? "").split(delimiter).filter(Boolean)) {
+  for (const dir of absoluteEntries(pathValue)) {
     for (const name of names) {
       const candidate = join(dir, name);
       try {
@@ -108,15 +116,16 @@ function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string
   return { issues, onPath };
 }
 
-function configFor(tool: ToolName, request: DoctorRequest): { tool: string; path: string }[] {
-  if (tool === "claude") return [{ tool, path: paths.claudeSettingsPath(request.env) }];
-  if (tool === "codex") return [{ tool, path: paths.codexHooksPath(request.env) }];
+function configFor(tool: ToolName, request: DoctorRequest): { tool: string; file: ConfigFile }[] {
+  const workspace = (path: string): ConfigFile => ({ path, project: request.dir });
+  if (tool === "claude") return [{ tool, file: userConfig(paths.claudeSettingsPath(request.env)) }];
+  if (tool === "codex") return [{ tool, file: userConfig(paths.codexHooksPath(request.env)) }];
   if (tool === "antigravity") return [
-    { tool: "antigravity global", path: paths.antigravityGlobalPath(request.env) },
-    { tool: "antigravity workspace", path: paths.antigravityWorkspacePath(request.dir) },
+    { tool: "antigravity global", file: userConfig(paths.antigravityGlobalPath(request.env)) },
+    { tool: "antigravity workspace", file: workspace(paths.antigravityWorkspacePath(request.dir)) },
   ];
-  if (tool === "copilot") return [{ tool, path: paths.copilotHooksPath(request.dir) }];
-  return [{ tool, path: paths.opencodePluginPath(request.env) }];
+  if (tool === "copilot") return [{ tool, file: workspace(paths.copilotHooksPath(request.dir)) }];
+  return [{ tool, file: userConfig(paths.opencodePluginPath(request.env)) }];
 }
 
 /** A harness-shaped payload for one event (Claude/Codex field names). */
@@ -191,7 +200,7 @@ function countEvents(project: string): number {
  */
 function harnessShell(command: string, commandWindows: string | undefined, env: paths.Env): string[] {
   if (process.platform !== "win32") return ["/bin/sh", "-c", command];
-  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: env.PATH ?? env.Path ?? "" }) : null;
+  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: absoluteEntries(env.PATH ?? env.Path).join(delimiter) }) : null;
   if (bash) return [bash, "-c", command];
   return [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`];
 }
@@ -242,24 +251,43 @@ function runHandler(tool: string, project: string, command: string, commandWindo
   return { event, matcher, command, exitCode, ms, landed, ok: exitCode === 0 && landed !== false && validOutput };
 }
 
-/** What this version would write for a harness, given what is installed (same agents, guard kept or not). */
-function expectedSpecs(tool: string, hooks: unknown, found: readonly FoundHandler[]): HandlerSpec[] {
-  const { telemetry, guard } = installedAgents(hooks);
-  const options = { agent: telemetry ?? "dev", guardAgent: guard ?? "auto", guard: guard !== null };
-  const harness = tool.split(" ")[0];
+/**
+ * What this version would write for a harness, given what is installed: the same agents (validated like
+ * `--agent`, an invalid one replaced by the default), the guard kept or not. `withGuards` adds the optional
+ * guard:* hooks installed there, regenerated from the catalogue.
+ */
+function expectedSpecs(tool: string, hooks: unknown, withGuards: boolean): HandlerSpec[] {
+  const raw = installedAgents(hooks);
+  const harness = tool.split(" ")[0] as ToolName;
+  const extra = withGuards ? keptGuardSpecs(harness, hooks).specs : [];
+  const options = { agent: installedAgentId(raw.telemetry).id ?? "dev", guardAgent: installedAgentId(raw.guard).id ?? "auto", guard: raw.guard !== null, extra };
   if (harness === "claude") return claudeHandlers(options);
   if (harness === "codex") return codexHandlers(options);
   if (harness === "antigravity") return antigravityHandlers(options);
   if (harness === "copilot") return copilotHandlers(options);
-  return found.map(specOf);
+  return [];
+}
+
+/** The keys aioson writes in a handler; a handler with any other key (`bash`, `powershell`, `env`…) is not ours. */
+const HANDLER_KEYS = new Set(["type", "timeout", "async", "statusMessage", "command", "commandWindows", "windows"]);
+
+/**
+ * The spec whose exact command lines a found handler carries (same event, same matcher, same `command` and
+ * Windows form, nothing but our keys), or null: only such a handler is ever run, and then from our own strings.
+ */
+function exactSpec(found: FoundHandler, expected: readonly HandlerSpec[]): HandlerSpec | null {
+  const { handler } = found;
+  if (handler.type !== "command" || Object.keys(handler).some((key) => !HANDLER_KEYS.has(key))) return null;
+  return expected.find((spec) =>
+    spec.event === found.event && spec.matcher === found.matcher && spec.command === handler.command && spec.commandWindows === handler.commandWindows && spec.windows === handler.windows) ?? null;
 }
 
 /** Installed-vs-expected difference, as `event (matcher)` labels; guard:* hooks are optional and not compared. */
 function driftFromCurrent(tool: string, hooks: unknown, found: readonly FoundHandler[]): { missing: string[]; unexpected: string[] } {
-  const label = (spec: HandlerSpec) => `${spec.event}${spec.matcher ? ` (${spec.matcher})` : ""}`;
+  const label = (spec: HandlerSpec) => handlerLabel(spec.event, spec.matcher);
   const core = found.filter(({ handler }) => !(subcommandOf(String(handler.command ?? "")) ?? "").startsWith("guard:"));
   const installed = core.map((f) => ({ spec: specOf(f), json: f.handler }));
-  const expected = expectedSpecs(tool, hooks, found);
+  const expected = expectedSpecs(tool, hooks, false);
   const matches = (spec: HandlerSpec, item: { spec: HandlerSpec; json: unknown }) =>
     item.spec.event === spec.event && item.spec.matcher === spec.matcher && jsonEqual(item.json, handlerJson(spec));
   return {
@@ -273,12 +301,9 @@ const snake = (event: string) => event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").to
 /** Codex trust entries recorded in `<codex home>/config.toml` (`[hooks.state."<file>:<event>:<g>:<h>"]` with trusted_hash). */
 function codexTrustedKeys(env: paths.Env): Set<string> {
   const keys = new Set<string>();
-  let text = "";
-  try {
-    text = readFileSync(join(paths.codexDir(env), "config.toml"), "utf8");
-  } catch {
-    return keys;
-  }
+  const read = readConfigText(join(paths.codexDir(env), "config.toml"));
+  if (read.state !== "ok") return keys;
+  const text = read.text;
   let current: string | null = null;
   for (const line of text.split(/\r?\n/)) {
     const header = /^\s*\[hooks\.state\."(.*)"\]\s*$/.exec(line);
@@ -312,33 +337,31 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 }
 
+type Runnable = { found: FoundHandler; spec: HandlerSpec };
+
+/** `event (matcher)` of a handler found in a file, safe to print (the file may be a hostile project's). */
+function handlerLabel(event: string, matcher: string | undefined): string {
+  return printable(`${event}${matcher ? ` (${matcher})` : ""}`);
+}
+
 /**
- * Runs our handlers of one harness in one probe project, in file order with SessionEnd last (it closes what the
- * others opened), collecting per-handler checks and issues.
+ * Runs the exact handlers of one harness in one probe project, in file order with SessionEnd last (it closes what
+ * the others opened), collecting per-handler checks and issues. What runs is always aioson's own command line
+ * (`spec`), never text taken from the file.
  */
-function probeHandlers(tool: string, ours: readonly FoundHandler[], request: DoctorRequest, issues: Issue[], report: HarnessReport, reinstall: string): void {
-  const ordered = [...ours].sort((a, b) => Number(a.event === "SessionEnd") - Number(b.event === "SessionEnd"));
+function probeHandlers(tool: string, runnable: readonly Runnable[], request: DoctorRequest, issues: Issue[], report: HarnessReport): void {
+  const ordered = [...runnable].sort((a, b) => Number(a.spec.event === "SessionEnd") - Number(b.spec.event === "SessionEnd"));
   let project: string | null = null;
   try {
-    for (const { event, matcher, handler } of ordered) {
-      const command = typeof handler.command === "string" ? handler.command : "";
+    for (const { spec } of ordered) {
       // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
-      const windows = handler.commandWindows ?? handler.windows;
-      const commandWindows = typeof windows === "string" ? windows : undefined;
-      const sub = subcommandOf(command);
-      if (sub && LEGACY.has(sub)) {
-        issues.push({ code: "stale_handlers", severity: "error", tool, message: `${event}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
-        continue;
-      }
-      if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
-        issues.push({ code: "timeout_unit", severity: "error", tool, message: `${event}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
-      }
+      const commandWindows = spec.commandWindows ?? spec.windows;
       project ??= probeProject();
-      const check = runHandler(tool, project, command, commandWindows, event, matcher, request.env);
+      const check = runHandler(tool, project, spec.command, commandWindows, spec.event, spec.matcher, request.env);
       report.handlers.push(check);
       if (!check.ok) {
         const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
-        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${event}${matcher ? ` (${matcher})` : ""}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(command, commandWindows)}` });
+        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${handlerLabel(spec.event, spec.matcher)}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(spec.command, commandWindows)}` });
       }
     }
   } finally {
@@ -346,23 +369,62 @@ function probeHandlers(tool: string, ours: readonly FoundHandler[], request: Doc
   }
 }
 
-function checkJsonHarness(tool: string, path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
+/** Sorts the aioson-looking handlers of a file: legacy ones, the exact ones this version writes, and the rest. */
+function classify(tool: string, hooks: unknown): { legacy: FoundHandler[]; runnable: Runnable[]; foreign: FoundHandler[] } {
+  const expected = expectedSpecs(tool, hooks, true);
+  const sorted: ReturnType<typeof classify> = { legacy: [], runnable: [], foreign: [] };
+  for (const found of allHandlers(hooks).filter(({ handler }) => isOurHandler(handler))) {
+    const sub = typeof found.handler.command === "string" ? subcommandOf(found.handler.command) : null;
+    const spec = exactSpec(found, expected);
+    if (sub && LEGACY.has(sub)) sorted.legacy.push(found);
+    else if (spec) sorted.runnable.push({ found, spec });
+    else sorted.foreign.push(found);
+  }
+  return sorted;
+}
+
+function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest, issues: Issue[]): HarnessReport {
+  const path = file.path;
   const report: HarnessReport = { tool, path, installed: false, handlers: [] };
-  const read = readJsonForMerge(path);
   const reinstall = `aioson hooks:install --tool=${tool.split(" ")[0]}`;
+  const unsafe = file.project === null ? null : unsafeProjectPath(file.project, [path]);
+  if (unsafe) {
+    issues.push({ code: "workspace_unsafe", severity: "error", tool, message: `${unsafe}: the harness follows it and runs whatever hooks are there; aioson neither reads nor writes a project file through a symlink.`, fix: `Look at where it points; replace it with a plain file (or delete it), then run: ${reinstall}` });
+    return report;
+  }
+  const read = readConfigFile(file);
   if (read.state === "missing") return report;
   if (read.state === "invalid") {
     issues.push({ code: "config_invalid", severity: "error", tool, message: `${path} does not parse as JSON (a trailing comma?): the harness ignores it, so no hook runs.`, fix: `Fix the JSON syntax in ${path}, then run: ${reinstall}` });
     return report;
   }
-  if (read.state === "unreadable") {
-    issues.push({ code: "config_unreadable", severity: "error", tool, message: `${path} could not be read (${read.code}).`, fix: `Check the file's permissions, then run: aioson hooks:doctor` });
+  if (read.state === "unreadable" || read.state === "refused") {
+    const why = read.state === "unreadable" ? `could not be read (${read.code})` : `is ${read.why}`;
+    issues.push({ code: "config_unreadable", severity: "error", tool, message: `${path} ${why}.`, fix: `Check the file, then run: aioson hooks:doctor` });
     return report;
   }
-  const ours = allHandlers(read.data.hooks).filter(({ handler }) => isOurCommand(handler.command) || isOurCommand(handler.commandWindows));
-  report.installed = ours.length > 0;
+  const { legacy, runnable, foreign } = classify(tool, read.data.hooks);
+  report.installed = legacy.length + runnable.length + foreign.length > 0;
+  for (const { event, handler } of [...runnable.map((r) => r.found), ...foreign]) {
+    if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
+      issues.push({ code: "timeout_unit", severity: "error", tool, message: `${printable(event)}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
+    }
+  }
+  for (const { event, handler } of legacy) {
+    const sub = subcommandOf(String(handler.command)) ?? "";
+    issues.push({ code: "stale_handlers", severity: "error", tool, message: `${printable(event)}: \`${sub}\` was installed by an older version (it can create .aioson/ in any folder a session stops in).`, fix: reinstall });
+  }
+  if (foreign.length > 0) {
+    const where = file.project === null ? "" : " This file belongs to the project: whoever committed it chose these commands.";
+    issues.push({
+      code: "foreign_handlers", severity: "error", tool,
+      message: `${foreign.length} handler(s) in ${path} look like AIOSON's but are not the exact command lines this version of hooks:install writes, so they were not run: ${foreign.map((f) => handlerLabel(f.event, f.matcher)).join(", ")}.${where}`,
+      fix: `Read them before the harness runs them; ${reinstall} replaces every \`aioson …\` handler there with the current ones.`,
+    });
+  }
   const untrusted = tool === "codex" ? untrustedCodexHooks(path, read.data.hooks, request.env) : [];
-  probeHandlers(tool, ours, request, issues, report, reinstall);
+  probeHandlers(tool, runnable, request, issues, report);
+  const ours = [...legacy, ...runnable.map((r) => r.found), ...foreign];
   const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
   if (drift.missing.length + drift.unexpected.length > 0 && !issues.some((i) => i.tool === tool && i.code === "stale_handlers")) {
     const parts = [drift.missing.length ? `missing ${drift.missing.join(", ")}` : "", drift.unexpected.length ? `not written by this version: ${drift.unexpected.join(", ")}` : ""].filter(Boolean);
@@ -384,18 +446,19 @@ function checkJsonHarness(tool: string, path: string, request: DoctorRequest, is
  */
 function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
   const report: HarnessReport = { tool: "opencode", path, installed: false, handlers: [] };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
+  const read = readConfigText(path);
+  if (read.state === "missing") return report;
+  if (read.state !== "ok") {
+    issues.push({ code: "config_unreadable", severity: "error", tool: "opencode", message: `${path} ${read.state === "unreadable" ? `could not be read (${read.code})` : `is ${read.why}`}.`, fix: "Check the file, then run: aioson hooks:doctor" });
     return report;
   }
+  const text = read.text;
   report.installed = isOurPlugin(text);
   if (!report.installed) {
     issues.push({ code: "plugin_foreign", severity: "warning", tool: "opencode", message: `${path} exists but was not written by AIOSON.`, fix: "Rename that plugin, then run: aioson hooks:install --tool=opencode" });
     return report;
   }
-  const agent = pluginAgent(text) ?? "dev";
+  const agent = installedAgentId(pluginAgent(text)).id ?? "dev";
   if (text !== opencodePluginSource(agent, pluginGuards(text))) {
     issues.push({ code: "stale_handlers", severity: "error", tool: "opencode", message: `${path} was written by another version of aioson.`, fix: "aioson hooks:install --tool=opencode, then restart OpenCode" });
   }
@@ -430,7 +493,10 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
 function antigravityLocations(request: DoctorRequest, issues: Issue[]): DoctorResult["antigravityLocations"] {
   const list = paths.antigravityKnownLocations(request.env, request.dir).map((loc) => {
     let hasAioson = false;
-    const read = loc.exists ? readJsonForMerge(loc.path) : null;
+    // The workspace file is a project path: never read through a symlink.
+    const project = loc.path === paths.antigravityWorkspacePath(request.dir) ? request.dir : null;
+    const unsafe = project !== null && unsafeProjectPath(project, [loc.path]) !== null;
+    const read = loc.exists && !unsafe ? readConfigFile({ path: loc.path, project }) : null;
     if (read && read.state === "ok") hasAioson = allHandlers(read.data.hooks).some(({ handler }) => isOurCommand(handler.command));
     return { ...loc, hasAioson };
   });
@@ -454,8 +520,8 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
   let locations: DoctorResult["antigravityLocations"];
   for (const tool of listed) {
     if (!["claude", "antigravity", "codex", "opencode", "copilot"].includes(tool)) continue;
-    for (const { tool: label, path } of configFor(tool, request)) {
-      const report = tool === "opencode" ? checkPlugin(path, request, issues) : checkJsonHarness(label, path, request, issues);
+    for (const { tool: label, file } of configFor(tool, request)) {
+      const report = tool === "opencode" ? checkPlugin(file.path, request, issues) : checkJsonHarness(label, file, request, issues);
       harnesses.push(report);
     }
     if (tool === "antigravity") locations = antigravityLocations(request, issues);

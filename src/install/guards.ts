@@ -3,8 +3,10 @@
  * A guard goes where the harness has its event; matchers come from the catalogue (Copilot has none, OpenCode gets
  * the guards inside its generated plugin instead of a config file).
  */
-import { GUARD_NAMES, guardCommandLine, guardCommandLineWindows, selectGuards, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
-import { subcommandOf } from "./commands.ts";
+import { GUARD_CATALOG, GUARD_NAMES, guardCommandLine, guardCommandLineWindows, selectGuards, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
+import { installedAgentId } from "./agents.ts";
+import { agentOfCommand, bareWord, subcommandOf } from "./commands.ts";
+import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
 export type GuardSelection = { ok: true; entries: CatalogEntry[] } | { ok: false; message: string };
@@ -28,7 +30,8 @@ const JSON_HARNESSES: Readonly<Partial<Record<ToolName, KitHarness>>> = { claude
 export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], agent: string | null): HandlerSpec[] {
   const harness = JSON_HARNESSES[tool];
   if (!harness) return [];
-  const options = agent ? { agent } : {};
+  // The kit writes the agent bare on the Windows line.
+  const options = agent ? { agent: bareWord(agent) } : {};
   return entries.flatMap((entry) => {
     const hook = entry.hooks[harness];
     if (!hook) return [];
@@ -42,6 +45,26 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
     }
     return [spec];
   });
+}
+
+/**
+ * The optional guards installed in a hooks tree, regenerated from the catalogue in catalogue order — never copied:
+ * a handler read back is untrusted text, and only the guard's name and its fixed agent (validated like `--agent`)
+ * are taken from it. `rejected`: a guard named an invalid agent and was regenerated without one.
+ */
+export function keptGuardSpecs(tool: ToolName, hooks: unknown): { specs: HandlerSpec[]; rejected: boolean } {
+  const agents = new Map<string, string | null>();
+  let rejected = false;
+  for (const { handler } of allHandlers(hooks)) {
+    const command = typeof handler.command === "string" ? handler.command : "";
+    const sub = subcommandOf(command) ?? "";
+    if (!sub.startsWith("guard:") || agents.has(sub.slice(6))) continue;
+    const agent = installedAgentId(agentOfCommand(command));
+    rejected ||= agent.rejected;
+    agents.set(sub.slice(6), agent.id === "auto" ? null : agent.id);
+  }
+  const specs = GUARD_CATALOG.filter((entry) => agents.has(entry.name)).flatMap((entry) => guardSpecs(tool, [entry], agents.get(entry.name) ?? null));
+  return { specs, rejected };
 }
 
 /** `--with` as the installer's per-tool `extra` record. */

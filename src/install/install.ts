@@ -14,7 +14,7 @@ import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
 import * as paths from "./paths.ts";
 import { installJsonTarget, installPlugin, resolveAgents, uninstallJsonTarget, uninstallPlugin, type AgentChoice, type JsonInstallInput, type TargetOutcome, type UninstallOutcome } from "./targets.ts";
 import { TOOLS, isToolName, type HandlerSpec, type ToolName } from "./types.ts";
-import { removeFile } from "./write.ts";
+import { removeFile, unsafeProjectPath, userConfig, type ConfigFile } from "./write.ts";
 
 export const RULE = "─".repeat(50);
 
@@ -51,6 +51,7 @@ export type InstallToolResult = {
 export type InstallResult = {
   ok: boolean;
   reason?: string;
+  error?: string;
   agentName?: string;
   guardAgent?: string;
   dryRun: boolean;
@@ -122,18 +123,18 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   const { env, dryRun } = request;
   const chosen = request.extra === undefined ? undefined : (request.extra[tool] ?? []);
   const extraFor = (kept: readonly HandlerSpec[]) => chosen ?? kept;
-  const json = (label: string, path: string, display: string, specs: JsonInstallInput["specs"]) =>
-    installJsonTarget({ tool, label, path, display, choice, dryRun, summary: summarize, specs });
+  const json = (label: string, file: ConfigFile, display: string, specs: JsonInstallInput["specs"]) =>
+    installJsonTarget({ tool, label, file, display, choice, dryRun, summary: summarize, specs });
   const guardsOf = (outcome: TargetOutcome) => guardNamesOf(outcome.specs ?? []);
   if (tool === "claude") {
     const path = paths.claudeSettingsPath(env);
-    const outcome = json(CLAUDE_LABEL, path, path, (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }));
+    const outcome = json(CLAUDE_LABEL, userConfig(path), path, (agent, guardAgent, kept) => claudeHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }));
     const guards = guardsOf(outcome);
     return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines: [...outcome.lines, ...guardLine(guards, dryRun)] };
   }
   if (tool === "codex") {
     const path = paths.codexHooksPath(env);
-    const outcome = json(CODEX_LABEL, path, path, (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
+    const outcome = json(CODEX_LABEL, userConfig(path), path, (agent, guardAgent, kept) => codexHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
     const guards = guardsOf(outcome);
     const lines = [...outcome.lines, ...guardLine(guards, dryRun)];
     if (outcome.changed && !dryRun) lines.push(CODEX_TRUST_LINE);
@@ -146,7 +147,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   }
   if (tool === "copilot") {
     const path = paths.copilotHooksPath(request.dir);
-    const outcome = json(COPILOT_LABEL, path, displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
+    const outcome = json(COPILOT_LABEL, workspaceFile(path, request.dir), displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
     const guards = guardsOf(outcome);
     return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines: [...outcome.lines, ...guardLine(guards, dryRun)] };
   }
@@ -154,7 +155,7 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     const globalPath = paths.antigravityGlobalPath(env);
     const workspacePath = paths.antigravityWorkspacePath(request.dir);
     const specs = (agent: string, guardAgent: string, kept: readonly HandlerSpec[]) => antigravityHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) });
-    const both = [json(ANTIGRAVITY_GLOBAL_LABEL, globalPath, globalPath, specs), json(ANTIGRAVITY_WORKSPACE_LABEL, workspacePath, displayPath(workspacePath, request.cwd), specs)];
+    const both = [json(ANTIGRAVITY_GLOBAL_LABEL, userConfig(globalPath), globalPath, specs), json(ANTIGRAVITY_WORKSPACE_LABEL, workspaceFile(workspacePath, request.dir), displayPath(workspacePath, request.cwd), specs)];
     const lines = both.flatMap((o) => o.lines);
     const skipped = selectedGuards(request);
     if (skipped.length > 0) lines.push(`  ⚠ Antigravity — guards not installed there (${skipped.join(", ")}): its hook events and payloads are unconfirmed, and a PreToolUse hook fails closed on several builds.`);
@@ -198,21 +199,47 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
 
 export type Report<T> = { lines: string[]; result: T };
 
+/** `--tool` as the list to process; `all` (or none) = the detected tools, the workspace's Copilot folder included. */
+function installTools(request: Pick<InstallRequest, "tool" | "env" | "dir">): { tools: string[]; detected: boolean } {
+  const listed = parseToolList(request.tool);
+  if (listed !== null) return { tools: listed, detected: false };
+  const tools: string[] = paths.detectTools(request.env);
+  if (paths.copilotDetected(request.dir)) tools.push("copilot");
+  return { tools, detected: true };
+}
+
+/** A workspace config: a project path under the install directory, written by src/core/project-fs.ts rules. */
+const workspaceFile = (path: string, dir: string): ConfigFile => ({ path, project: dir });
+
+/** The project files that processing these tools writes under `dir` (Antigravity's workspace file, Copilot's). */
+function workspacePaths(tools: readonly string[], dir: string): string[] {
+  const found: string[] = [];
+  if (tools.includes("antigravity")) found.push(paths.antigravityWorkspacePath(dir));
+  if (tools.includes("copilot")) found.push(paths.copilotHooksPath(dir));
+  return found;
+}
+
+/** The project files `hooks:install` would write for this request (for `init` and `update` to check first). */
+export function installWorkspacePaths(request: Pick<InstallRequest, "tool" | "env" | "dir">): string[] {
+  return workspacePaths(installTools(request).tools, request.dir);
+}
+
+export function refusalLines(message: string): string[] {
+  return [`Refused: ${message}.`, "Nothing was changed: aioson writes a project's files only inside the project, never through a symlink."];
+}
+
 export function runInstall(request: InstallRequest): Report<InstallResult> {
   const lines: string[] = [];
-  let tools: string[];
-  const listed = parseToolList(request.tool);
-  if (listed === null) {
-    tools = paths.detectTools(request.env);
-    if (paths.copilotDetected(request.dir)) tools.push("copilot");
+  const { tools, detected } = installTools(request);
+  if (detected) {
     if (tools.length === 0) {
       lines.push("No supported AI tools detected. Install Claude Code, Antigravity, Codex or OpenCode first.");
       return { lines, result: { ok: false, reason: "no_tools_detected", dryRun: request.dryRun, results: [] } };
     }
     lines.push(`Detected tools: ${tools.join(", ")}`);
-  } else {
-    tools = listed;
   }
+  const unsafe = unsafeProjectPath(request.dir, workspacePaths(tools, request.dir));
+  if (unsafe) return { lines: refusalLines(unsafe), result: { ok: false, reason: "unsafe_project_path", error: unsafe, dryRun: request.dryRun, results: [], exitCode: 1 } };
   const choice: AgentChoice = { explicitAgent: request.explicitAgent };
   const processed: Processed[] = [];
   const body: string[] = [];
@@ -246,7 +273,7 @@ export type UninstallResultEntry =
   | { tool: string; scope?: "global" | "workspace"; path: string; removed: boolean; skipped?: string; error?: string }
   | { tool: string; removed: false; reason: "unsupported" };
 
-export type UninstallResult = { ok: boolean; dryRun: boolean; results: UninstallResultEntry[]; exitCode?: number };
+export type UninstallResult = { ok: boolean; reason?: string; error?: string; dryRun: boolean; results: UninstallResultEntry[]; exitCode?: number };
 
 export type UninstallRequest = { dir: string; cwd: string; tool: string | undefined; agent: string; dryRun: boolean; env: paths.Env };
 
@@ -260,6 +287,8 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
   // `all` takes Copilot's workspace file only when it is there (the four global targets are always reported).
   const everything = TOOLS.filter((tool) => tool !== "copilot" || existsSync(paths.copilotHooksPath(request.dir)));
   const raw = request.tool === undefined || request.tool.trim() === "" ? ["claude"] : parseToolList(request.tool) ?? everything;
+  const unsafe = unsafeProjectPath(request.dir, workspacePaths(raw, request.dir));
+  if (unsafe) return { lines: refusalLines(unsafe), result: { ok: false, reason: "unsafe_project_path", error: unsafe, dryRun, results: [], exitCode: 1 } };
   const body: string[] = [];
   const results: UninstallResultEntry[] = [];
   const seen = new Set<string>();
@@ -273,12 +302,12 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
     }
     if (tool === "claude") {
       const path = paths.claudeSettingsPath(env);
-      const outcome = uninstallJsonTarget(CLAUDE_LABEL, "settings", path, path, dryRun, 0);
+      const outcome = uninstallJsonTarget(CLAUDE_LABEL, "settings", userConfig(path), path, dryRun, 0);
       body.push(...outcome.lines);
       results.push(entry(tool, outcome));
     } else if (tool === "codex") {
       const path = paths.codexHooksPath(env);
-      const outcome = uninstallJsonTarget(CODEX_LABEL, "hooks", path, path, dryRun, 0);
+      const outcome = uninstallJsonTarget(CODEX_LABEL, "hooks", userConfig(path), path, dryRun, 0);
       body.push(...outcome.lines);
       results.push(entry(tool, outcome));
       const wrapper = paths.codexWrapperPath(env);
@@ -292,14 +321,14 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
     } else if (tool === "antigravity") {
       const globalPath = paths.antigravityGlobalPath(env);
       const workspacePath = paths.antigravityWorkspacePath(request.dir);
-      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", globalPath, globalPath, dryRun, 0);
-      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspacePath, displayPath(workspacePath, request.cwd), dryRun, 1);
+      const global = uninstallJsonTarget(ANTIGRAVITY_GLOBAL_LABEL, "", userConfig(globalPath), globalPath, dryRun, 0);
+      const workspace = uninstallJsonTarget(ANTIGRAVITY_WORKSPACE_LABEL, "", workspaceFile(workspacePath, request.dir), displayPath(workspacePath, request.cwd), dryRun, 1);
       body.push(...global.lines, ...workspace.lines);
       results.push(entry(tool, global, "global"), entry(tool, workspace, "workspace"));
     } else if (tool === "copilot") {
       const path = paths.copilotHooksPath(request.dir);
       // Our own file: deleted when only our handlers were in it, with `.github/hooks/` and `.github/` if left empty.
-      const outcome = uninstallJsonTarget(COPILOT_LABEL, "hooks", path, displayPath(path, request.cwd), dryRun, 2);
+      const outcome = uninstallJsonTarget(COPILOT_LABEL, "hooks", workspaceFile(path, request.dir), displayPath(path, request.cwd), dryRun, 2);
       body.push(...outcome.lines);
       results.push(entry(tool, outcome));
     } else {

@@ -157,10 +157,3 @@ export function specOf(found: FoundHandler): HandlerSpec {
   if (found.flat) spec.flat = true;
   return spec;
 }
-
-/** The optional guard hooks (`aioson guard:<name>`) installed in a hooks tree, as specs. */
-export function installedGuardHooks(hooks: unknown): HandlerSpec[] {
-  return allHandlers(hooks)
-    .filter(({ handler }) => typeof handler.command === "string" && (subcommandOf(handler.command) ?? "").startsWith("guard:"))
-    .map(specOf);
-}

@@ -298,7 +298,8 @@ const GUARD_BLOCK = String.raw`
 
 `;
 
-const PLUGIN_AGENT = /^const AGENT = "([a-z][a-z0-9-]*)";$/m;
+/** The baked-in agent line, whatever string it holds: the caller validates the value like `--agent`. */
+const PLUGIN_AGENT = /^const AGENT = ("(?:[^"\\\n]|\\.)*");$/m;
 const PLUGIN_GUARDS = /^const GUARDS = (\[[^\n]*\]);$/m;
 const GUARD_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -314,9 +315,16 @@ export function pluginGuards(text: string): string[] {
   }
 }
 
-/** The agent baked into one of our plugin files, or null. */
+/** The agent baked into one of our plugin files (unvalidated), or null. */
 export function pluginAgent(text: string): string | null {
-  return PLUGIN_AGENT.exec(text)?.[1] ?? null;
+  const literal = PLUGIN_AGENT.exec(text)?.[1];
+  if (literal === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 /** Spec 9.13: the default hook install run by `init` and `update` — never fails the surrounding command. */
-import { runInstall, type InstallRequest, type InstallResult, type Report } from "./install.ts";
+import { CommandError } from "../core/output.ts";
+import { installWorkspacePaths, runInstall, type InstallRequest, type InstallResult, type Report } from "./install.ts";
 import { isToolName } from "./types.ts";
 import type { Env } from "./paths.ts";
+import { unsafeProjectPath } from "./write.ts";
 
 export type HooksInstallOutcome = InstallResult | { ok: false; error: string } | null;
 
@@ -13,6 +15,17 @@ type Installer = (request: InstallRequest) => Report<InstallResult>;
 export function hookToolFor(tool: string | undefined): string {
   const name = tool?.trim().toLowerCase() ?? "";
   return isToolName(name) ? name : "all";
+}
+
+/**
+ * `init` and `update` check every project path they would write — their own (`own`) and the hook files the install
+ * would write — before writing anything, and refuse the whole command when one leaves the project or goes through
+ * a symlink (a hostile repository's `.aioson` or `.agents` pointing into HOME).
+ */
+export function assertProjectWritable(request: Pick<ProjectHooksRequest, "dir" | "tool" | "hooks" | "env">, own: readonly string[]): void {
+  const hookPaths = request.hooks ? installWorkspacePaths({ dir: request.dir, tool: hookToolFor(request.tool), env: request.env }) : [];
+  const unsafe = unsafeProjectPath(request.dir, [...own, ...hookPaths]);
+  if (unsafe) throw new CommandError(`${unsafe}; nothing was changed (aioson writes a project's files only inside the project, never through a symlink)`);
 }
 
 const REASONS: Record<string, string> = { no_tools_detected: "no supported AI tool detected on this machine" };

@@ -1,6 +1,7 @@
 /** The minimal project tree `init` creates: `.aioson/config.md`, `.aioson/rules/` with one example rule, the store. */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { ensureProjectDir, writeProjectFileAtomic } from "../core/project-fs.ts";
 import { closeStore, openStore } from "../store/db.ts";
 import { dbPath } from "../store/paths.ts";
 
@@ -25,26 +26,38 @@ Write identifiers, comments and commit messages in English, whatever language th
 Delete or adapt this example: every Markdown file in \`.aioson/rules/\` is a rule the guard can inject.
 `;
 
-/** Relative paths created (or that would be created in a dry run), in creation order. */
+const CONFIG_FILE = join(".aioson", "config.md");
+const RULES_DIR = join(".aioson", "rules");
+const EXAMPLE_RULE_FILE = join(RULES_DIR, "example-source-language.md");
+
+/** Every project path `update` writes: the store and its WAL files (checked before anything is written). */
+export function storePaths(root: string): string[] {
+  const db = dbPath(root);
+  return [db, `${db}-wal`, `${db}-shm`];
+}
+
+/** Every project path `init` writes (checked before anything is written). */
+export function projectTreePaths(root: string): string[] {
+  return [join(root, CONFIG_FILE), join(root, EXAMPLE_RULE_FILE), ...storePaths(root)];
+}
+
+/**
+ * Relative paths created (or that would be created in a dry run), in creation order. Written through
+ * src/core/project-fs.ts: never through a symlink, never outside `root`.
+ */
 export function createProjectTree(root: string, dryRun: boolean): string[] {
   const created: string[] = [];
-  const data = join(root, ".aioson");
-  const plan: [string, () => void][] = [
-    [join(".aioson", "config.md"), () => writeFileSync(join(data, "config.md"), CONFIG)],
-    [join(".aioson", "rules", "example-source-language.md"), () => {
-      mkdirSync(join(data, "rules"), { recursive: true });
-      writeFileSync(join(data, "rules", "example-source-language.md"), EXAMPLE_RULE);
-    }],
-  ];
-  for (const [relative, make] of plan) {
-    const absolute = join(root, relative);
-    const skip = relative.includes("rules") ? existsSync(join(data, "rules")) : existsSync(absolute);
-    if (skip) continue;
+  if (!existsSync(join(root, CONFIG_FILE))) {
+    if (!dryRun) writeProjectFileAtomic(root, join(root, CONFIG_FILE), CONFIG);
+    created.push(CONFIG_FILE);
+  }
+  // An existing rules folder is the user's, whatever is in it.
+  if (!existsSync(join(root, RULES_DIR))) {
     if (!dryRun) {
-      mkdirSync(data, { recursive: true });
-      make();
+      ensureProjectDir(root, join(root, RULES_DIR));
+      writeProjectFileAtomic(root, join(root, EXAMPLE_RULE_FILE), EXAMPLE_RULE);
     }
-    created.push(relative);
+    created.push(EXAMPLE_RULE_FILE);
   }
   if (!existsSync(dbPath(root))) {
     if (!dryRun) migrateStore(root);

@@ -1,12 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { guardSpecs } from "../../src/install/guards.ts";
 import { runInstall, runUninstall, type InstallRequest } from "../../src/install/install.ts";
+import { catalogEntry } from "../../src/kit/catalog.ts";
 import { cleanupTemp, tempDir } from "../helpers.ts";
 
 afterAll(cleanupTemp);
 
-const GUARD = { event: "Stop", command: "aioson guard:verify-claims \"$PWD\" --json 2>/dev/null || true", timeout: 10 };
+// A kept guard is regenerated from the catalogue on reinstall, so the spec given is the catalogue's own.
+const GUARD = guardSpecs("claude", [catalogEntry("verify-claims")!], null)[0]!;
 
 describe("extra handler specs (optional guard hooks, --with=)", () => {
   test("added when given, kept by a plain reinstall, dropped when another choice is given, removed by uninstall", () => {
