@@ -84,7 +84,7 @@ export function installJsonTarget(input: JsonInstallInput): TargetOutcome {
   }
   const { rejected, ...agents } = resolveAgents(input.choice, installedAgents(read.data.hooks));
   const kept = keptGuardSpecs(input.tool, read.data.hooks);
-  const warnings = [...(rejected ? [rejectedAgentLine(label, agents.agent)] : []), ...(kept.rejected ? [`  ⚠ ${label} — an installed guard handler names an invalid agent; it is reinstalled without one (the guard resolves the agent when it runs).`] : [])];
+  const warnings = [...(rejected ? [rejectedAgentLine(label, agents.agent)] : []), ...(kept.rejected ? [`  ⚠ ${label} — an installed guard handler names an invalid agent; it is not carried over.`] : [])];
   const specs = input.specs(agents.agent, agents.guardAgent, kept.specs);
   const next = mergeInstall(read.data, specs);
   const text = plannedText(read, next);
