@@ -202,17 +202,18 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
     const style = styleInside(text, node, docStyle);
     const oldKeys = node.members.map((member) => member.key);
     if (new Set(oldKeys).size !== oldKeys.length) return render(after, depth, style);
+    // Existing members keep their place whatever order `after` has them in (key order means nothing to a harness,
+    // and re-rendering would rewrite the user's bytes).
     const newKeys = Object.keys(after);
-    const common = newKeys.filter((key) => oldKeys.includes(key));
-    const oldOrder = oldKeys.filter((key) => common.includes(key));
-    if (common.some((key, k) => oldOrder[k] !== key)) return render(after, depth, style);
-    if (newKeys.slice(0, common.length).some((key, k) => key !== common[k])) return render(after, depth, style);
     const kept = node.members.flatMap((member, index) => {
       if (!Object.hasOwn(after, member.key)) return [];
       const head = text.slice(member.start, member.valueNode.start);
       return [{ index, text: head + rewrite(text, member.valueNode, before[member.key], after[member.key], depth + 1, style) }];
     });
-    const appended = newKeys.slice(common.length).map((key) => `${JSON.stringify(key)}${style.colon}${render(after[key], depth + 1, style)}`);
+    // New keys go after the existing ones, in their own order (an event the strip dropped and the install adds
+    // again lands at the end).
+    const added = newKeys.filter((key) => !oldKeys.includes(key));
+    const appended = added.map((key) => `${JSON.stringify(key)}${style.colon}${render(after[key], depth + 1, style)}`);
     const starts = node.members.map((member) => member.start);
     const ends = node.members.map((member) => member.valueNode.end);
     return splice(text, node, starts, ends, kept, appended, depth, style);
