@@ -9,9 +9,9 @@
  * This module only finds and reads the file (bounded, regular files only, JSON object or nothing); each section
  * (`jev`, `otel`, ...) is validated with valibot by the module that owns it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { readRegularFile } from "./regular-file.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,36 +43,28 @@ export type UserConfigRead =
 
 /**
  * Reads the user config: a missing file is `absent`; a FIFO, device or folder, a file over the bound, unparsable
- * JSON or a non-object is `invalid` (with the reason, for `hooks:doctor`). Opened non-blocking so a FIFO never
- * hangs a hook; never throws.
+ * JSON or a non-object is `invalid` (with the reason, for `hooks:doctor`). Read with readRegularFile, so a FIFO
+ * never hangs a hook; never throws.
  */
 export function readUserConfig(env: Env = process.env, platform: NodeJS.Platform = process.platform): UserConfigRead {
   const path = userConfigPath(env, platform);
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "invalid", path, reason: String(code ?? error) };
+  const read = readRegularFile(path, USER_CONFIG_MAX_BYTES);
+  switch (read.kind) {
+    case "missing":
+      return { kind: "absent" };
+    case "not-regular":
+      return { kind: "invalid", path, reason: `${read.what}, not a file` };
+    case "too-large":
+      return { kind: "invalid", path, reason: `larger than ${read.limit} bytes` };
+    case "error":
+      return read.code === "ENOTDIR" ? { kind: "absent" } : { kind: "invalid", path, reason: read.code };
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: "invalid", path, reason: "not a regular file" };
-    if (stat.size > USER_CONFIG_MAX_BYTES) return { kind: "invalid", path, reason: `larger than ${USER_CONFIG_MAX_BYTES} bytes` };
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n <= 0) break;
-      read += n;
-    }
-    const value: unknown = JSON.parse(buffer.subarray(0, read).toString("utf8"));
+    const value: unknown = JSON.parse(read.text);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return { kind: "invalid", path, reason: "not a JSON object" };
     return { kind: "ok", path, config: value as Record<string, unknown> };
   } catch (error) {
     return { kind: "invalid", path, reason: error instanceof Error ? error.message : String(error) };
-  } finally {
-    closeSync(fd);
   }
 }
 
