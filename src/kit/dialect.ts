@@ -25,7 +25,9 @@ export type Decision =
   | { kind: "empty" }
   | { kind: "permission"; permission: Permission; reason: string }
   | { kind: "block"; reason: string }
-  | { kind: "context"; text: string };
+  | { kind: "context"; text: string }
+  /** Told to the person, not the model, and decides nothing (the universal `systemMessage`). */
+  | { kind: "notice"; text: string };
 
 export const PASS: Decision = { kind: "pass" };
 
@@ -132,6 +134,9 @@ export function renderDecision(harness: Harness, event: string, decision: Decisi
       break;
     case "context":
       output = decision.text ? contextOutput(harness, event, decision.text) : null;
+      break;
+    case "notice":
+      output = harness === "opencode" ? null : { systemMessage: decision.text };
       break;
   }
   return output === null ? null : JSON.stringify(output);

@@ -1,9 +1,11 @@
 /** Judges of the Stop guards: verify-claims, context-confidence-check and the three reminders. */
 import { isAbsolute, resolve } from "node:path";
+import { logHookProblem } from "../core/hook-log.ts";
 import { loadGuardText, type GuardName } from "./config.ts";
 import { PASS, type Decision } from "./dialect.ts";
 import { stopHookActive, stringField } from "./payload.ts";
 import type { GuardContext } from "./run.ts";
+import type { StopTurn } from "./transcript.ts";
 
 /** The built-in reminders (seed 001); a project replaces one with `.aioson/hooks/<guard>.md`. */
 export const REMINDERS: Readonly<Record<"stop-checklist" | "output-format" | "skill-feedback", string>> = {
@@ -15,13 +17,6 @@ export const REMINDERS: Readonly<Record<"stop-checklist" | "output-format" | "sk
     "If the session went well, ignore this and finish. Never create feedback without the user's validation.",
 };
 
-export function reminder(guard: keyof typeof REMINDERS) {
-  return (context: GuardContext): Decision => {
-    if (stopHookActive(context.payload)) return PASS;
-    return { kind: "block", reason: loadGuardText(context.root, guard as GuardName) ?? REMINDERS[guard] };
-  };
-}
-
 /** The transcript file; a relative path is taken from the hook's directory (harnesses send absolute ones). */
 function transcriptPath(context: GuardContext): string {
   const path = stringField(context.payload, "agent_transcript_path", "transcript_path", "transcriptPath");
@@ -32,29 +27,61 @@ function lastMessage(context: GuardContext): string {
   return stringField(context.payload, "last_assistant_message", "lastAssistantMessage");
 }
 
+/** The turn being stopped, once the transcript holds the payload's answer (or the wait ran out); null = unreadable. */
+async function stopTurn(context: GuardContext): Promise<StopTurn | null> {
+  const path = transcriptPath(context);
+  if (!path) return null;
+  const { readStopTurn } = await import("./transcript.ts");
+  return readStopTurn(path, lastMessage(context));
+}
+
+/**
+ * A check that found something it could not confirm in a transcript that never caught up: said to the person (a
+ * `systemMessage`) and logged, neither a block the agent did not deserve nor a silent pass.
+ */
+function unchecked(context: GuardContext, read: StopTurn, what: string): Decision {
+  const note = `the transcript did not reach the answer within ${read.waitedMs} ms; not checked: ${what}`;
+  logHookProblem(context.root, `guard:${context.guard}`, note);
+  return { kind: "notice", text: `AIOSON ${context.guard}: ${note}` };
+}
+
+/**
+ * Reminders speak once per turn the user started: not on the Stop a block continues (`stop_hook_active`), and not
+ * on the automatic round an async sub-agent's `<task-notification>` starts (the user's turn already had them).
+ */
+export function reminder(guard: keyof typeof REMINDERS) {
+  return async (context: GuardContext): Promise<Decision> => {
+    if (stopHookActive(context.payload)) return PASS;
+    const read = await stopTurn(context);
+    if (read?.turn.automatic) return PASS;
+    return { kind: "block", reason: loadGuardText(context.root, guard as GuardName) ?? REMINDERS[guard] };
+  };
+}
+
 export async function verifyClaims(context: GuardContext): Promise<Decision> {
   if (stopHookActive(context.payload)) return PASS;
-  const path = transcriptPath(context);
-  if (!path) return PASS;
-  const { readTurn } = await import("./transcript.ts");
-  const turn = readTurn(path);
+  const read = await stopTurn(context);
   // Without a readable transcript nothing can be verified, and guessing would block honest answers.
-  if (!turn) return PASS;
+  if (!read) return PASS;
   const { DEFAULT_MAX_PATHS, unverifiedPaths, unverifiedReason } = await import("./claims.ts");
-  const paths = unverifiedPaths(turn, lastMessage(context), context.section.maxPaths ?? DEFAULT_MAX_PATHS);
-  return paths.length > 0 ? { kind: "block", reason: unverifiedReason(paths) } : PASS;
+  const paths = unverifiedPaths(read.turn, lastMessage(context), context.section.maxPaths ?? DEFAULT_MAX_PATHS);
+  if (paths.length === 0) return PASS;
+  if (!read.complete) return unchecked(context, read, `file references ${paths.join(", ")}`);
+  return { kind: "block", reason: unverifiedReason(paths) };
 }
 
 export async function confidenceCheck(context: GuardContext): Promise<Decision> {
   if (stopHookActive(context.payload)) return PASS;
-  const path = transcriptPath(context);
-  const { readTail, turnFromText, toolNamesFromText } = await import("./transcript.ts");
-  const text = path ? readTail(path) : null;
-  const turn = text === null ? null : turnFromText(text);
+  const read = await stopTurn(context);
+  const { readTail, toolNamesFromText } = await import("./transcript.ts");
   const { confidenceRows, confidenceFaults, confidenceReason } = await import("./confidence.ts");
-  const answer = [...(turn?.assistantText ?? []), lastMessage(context)].join("\n");
+  // The payload's answer counts once: added only when the transcript does not hold it yet.
+  const answer = [...(read?.turn.assistantText ?? []), ...(read?.complete ? [] : [lastMessage(context)])].join("\n");
   const rows = confidenceRows(answer);
   if (rows.length === 0) return PASS;
+  const text = read ? readTail(transcriptPath(context)) : null;
   const faults = confidenceFaults(rows, text === null ? new Set() : toolNamesFromText(text));
-  return faults.length > 0 ? { kind: "block", reason: confidenceReason(faults) } : PASS;
+  if (faults.length === 0) return PASS;
+  if (read && !read.complete) return unchecked(context, read, `confidence rows ${faults.map((fault) => `"${fault.axis}"`).join(", ")}`);
+  return { kind: "block", reason: confidenceReason(faults) };
 }

@@ -13,7 +13,16 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 export type ToolCall = { name: string; input: unknown };
-export type Turn = { assistantText: string[]; tools: ToolCall[]; toolOutputs: string[] };
+export type Turn = {
+  assistantText: string[];
+  tools: ToolCall[];
+  toolOutputs: string[];
+  /**
+   * The round was started by the harness, not the user: its newest prompt is a `<task-notification>` (Claude Code
+   * hands an async sub-agent's result back that way, and a Stop round follows).
+   */
+  automatic: boolean;
+};
 
 /** Transcripts can be huge; the current turn is at the end, so at most this much of the tail is read. */
 export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
@@ -75,11 +84,27 @@ function isInjected(text: string): boolean {
   return /^<(environment_context|user_instructions|system-reminder|command-name|local-command-stdout)\b/.test(start) || start.startsWith("Caveat: ");
 }
 
-type Entry = { user: boolean; text: string; tools: ToolCall[]; outputs: string[]; assistant: boolean };
+/** Claude Code's prompt that hands back an async sub-agent's result (real-harnesses §1). */
+function isTaskNotification(text: string): boolean {
+  return text.trimStart().startsWith("<task-notification>");
+}
+
+/**
+ * `notification`: a `<task-notification>` prompt — not the user's turn, but the result of the sub-agent the turn
+ * launched (its text counts as tool output) and the start of an automatic round.
+ */
+type Entry = { user: boolean; notification: boolean; text: string; tools: ToolCall[]; outputs: string[]; assistant: boolean };
+
+/**
+ * Claude Code lines whose `message` is a conversation message. Others carry copies or metadata with a `message`
+ * too — `api-request-blob` repeats a request (with `role: "user"` and "Tool loaded." whenever a deferred tool is
+ * loaded) and must never be read as the user's turn.
+ */
+const MESSAGE_LINE_TYPES: ReadonlySet<string> = new Set(["", "message", "user", "assistant"]);
 
 /** One JSONL line → what it says (null for lines that carry nothing we use). */
 function classify(line: Json): Entry | null {
-  const entry: Entry = { user: false, assistant: false, text: "", tools: [], outputs: [] };
+  const entry: Entry = { user: false, notification: false, assistant: false, text: "", tools: [], outputs: [] };
   const type = typeof line.type === "string" ? line.type : "";
   if (type === "user.message" || type === "assistant.message" || type === "tool.execution_start" || type === "tool.execution_complete") {
     const data = isObject(line.data) ? line.data : {};
@@ -104,7 +129,7 @@ function classify(line: Json): Entry | null {
     return entry;
   }
   const item = type === "response_item" && isObject(line.payload) ? line.payload : type === "" || type === "message" ? line : null;
-  const message = isObject(line.message) ? line.message : item;
+  const message = isObject(line.message) && MESSAGE_LINE_TYPES.has(type) ? line.message : item;
   if (!message) return null;
   const role = typeof message.role === "string" ? message.role : type === "user" || type === "assistant" ? type : "";
   const itemType = typeof message.type === "string" ? message.type : "";
@@ -129,14 +154,32 @@ function classify(line: Json): Entry | null {
     return entry;
   }
   if (role === "user") {
+    let toolResults = false;
     if (Array.isArray(content)) {
       for (const block of content) {
-        if (isObject(block) && block.type === "tool_result") entry.outputs.push(textOf(block.content) || (typeof block.content === "string" ? block.content : ""));
+        if (!isObject(block) || block.type !== "tool_result") continue;
+        toolResults = true;
+        entry.outputs.push(textOf(block.content) || (typeof block.content === "string" ? block.content : ""));
       }
     }
     entry.text = textOf(content);
-    // Sidechain lines (a sub-agent's conversation inlined by older Claude Code versions) never end the turn.
-    entry.user = line.isMeta !== true && line.isSidechain !== true && entry.text.trim() !== "" && !isInjected(entry.text);
+    const origin = isObject(line.origin) ? line.origin.kind : undefined;
+    if (origin === "task-notification" || isTaskNotification(entry.text)) {
+      entry.notification = true;
+      entry.outputs.push(entry.text);
+      return entry;
+    }
+    // A line answering tool calls is the harness talking, whatever text rides along; sidechain lines (a sub-agent's
+    // conversation inlined by older Claude Code versions) and the compaction summary never end the turn either.
+    // `promptSource: "system"` marks the other prompts the harness writes itself.
+    entry.user =
+      !toolResults &&
+      line.isMeta !== true &&
+      line.isSidechain !== true &&
+      line.isCompactSummary !== true &&
+      line.promptSource !== "system" &&
+      entry.text.trim() !== "" &&
+      !isInjected(entry.text);
     return entry;
   }
   return null;
@@ -198,7 +241,7 @@ function* linesBackwardOfFile(fd: number, size: number, limit = MAX_TRANSCRIPT_B
 
 /** The current turn: every line after the last real user message (the whole transcript when there is none). */
 function turnFromLines(lines: Iterable<string>): Turn {
-  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [] };
+  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [], automatic: false };
   const entries: Entry[] = [];
   for (const raw of lines) {
     const line = parseLine(raw.trim());
@@ -206,6 +249,8 @@ function turnFromLines(lines: Iterable<string>): Turn {
     const entry = classify(line);
     if (!entry) continue;
     if (entry.user) break;
+    // Read backwards, so a notification met before the user's message started the newest round.
+    if (entry.notification) turn.automatic = true;
     entries.push(entry);
   }
   for (let index = entries.length - 1; index >= 0; index--) {
@@ -219,6 +264,44 @@ function turnFromLines(lines: Iterable<string>): Turn {
 
 export function turnFromText(text: string): Turn {
   return turnFromLines(linesBackwardOfText(text));
+}
+
+function normalizeText(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Does the turn already hold the answer the Stop payload reports (`last_assistant_message`)? */
+export function turnHolds(turn: Turn, lastMessage: string): boolean {
+  const wanted = normalizeText(lastMessage);
+  return wanted === "" || normalizeText(turn.assistantText.join("\n")).includes(wanted);
+}
+
+/**
+ * How long a Stop guard waits for the transcript to reach the answer it judges. Claude Code writes the file
+ * asynchronously: at the first Stop of a short run 15–27 lines of ~30 were on disk (real-harnesses §1).
+ */
+export const STOP_WAIT_MS = 3_000;
+
+export type StopTurn = { turn: Turn; complete: boolean; waitedMs: number };
+
+/**
+ * The current turn at Stop time. With the payload's `last_assistant_message`, the transcript is read again (every
+ * 25 ms, up to 200 ms apart) until it holds that answer or `waitMs` pass: a lagging file is missing the turn's
+ * last tool calls as well, and judging it would block an honest answer. `complete: false` = the file never caught
+ * up. Null when the transcript cannot be read at all.
+ */
+export async function readStopTurn(path: string, lastMessage: string, waitMs = STOP_WAIT_MS): Promise<StopTurn | null> {
+  const started = Date.now();
+  let pause = 25;
+  for (;;) {
+    const turn = readTurn(path);
+    const waitedMs = Date.now() - started;
+    if (!turn) return null;
+    if (turnHolds(turn, lastMessage)) return { turn, complete: true, waitedMs };
+    if (waitedMs >= waitMs) return { turn, complete: false, waitedMs };
+    await Bun.sleep(Math.min(pause, waitMs - waitedMs));
+    pause = Math.min(pause * 2, 200);
+  }
 }
 
 /** The current turn of a transcript file, read from its end; null when the file cannot be read. */
