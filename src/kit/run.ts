@@ -11,7 +11,7 @@ import { logHookProblem } from "../core/hook-log.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { inScope, loadGuardSection, type GuardName, type GuardSection } from "./config.ts";
 import { detectHarness, PASS, renderDecision, type Decision, type Harness, type RenderOptions } from "./dialect.ts";
-import { eventName, stringField, type Payload } from "./payload.ts";
+import { eventName, sessionId, stringField, toolName, type Payload } from "./payload.ts";
 
 export type GuardContext = {
   guard: GuardName;
@@ -82,6 +82,7 @@ export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): 
       const context: GuardContext = { guard: spec.name, dir, root, payload, harness, section, agent, render: {} };
       decision = await spec.judge(context);
       render = context.render;
+      if (root) await recordDecision(root, spec.name, decision, harness, payload, agent);
     }
   } catch (error) {
     logHookProblem(root, `guard:${spec.name}`, error);
@@ -90,6 +91,20 @@ export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): 
   const text = renderDecision(harness, event, decision.kind === "pass" ? idle : decision, render);
   if (text !== null) console.log(text);
   process.exitCode = 0;
+}
+
+/** The decisions worth a record (kit/decisions.ts): denies, asks and blocks; passes and context are none. */
+function verdictOf(decision: Decision): { verdict: "deny" | "ask" | "block"; reason: string } | null {
+  if (decision.kind === "block") return { verdict: "block", reason: decision.reason };
+  if (decision.kind === "permission" && decision.permission !== "allow") return { verdict: decision.permission, reason: decision.reason };
+  return null;
+}
+
+async function recordDecision(root: string, guard: GuardName, decision: Decision, harness: Harness, payload: Payload, agent: string | null): Promise<void> {
+  const found = verdictOf(decision);
+  if (!found) return;
+  const { recordGuardDecision } = await import("./decisions.ts");
+  recordGuardDecision(root, { guard, decision: found.verdict, reason: found.reason, harness, tool: toolName(payload) || null, sessionId: sessionId(payload) || null, agent });
 }
 
 /** A citty command for a guard: `aioson guard:<name> [dir] [--tool=<harness>] [--agent=<id>]`. */

@@ -1,6 +1,7 @@
 /** `live:status` (spec 11): one snapshot of the agent's (or the latest) live session. */
 import type { Database } from "bun:sqlite";
 import { agentHandle, canonicalAgent } from "../core/agent.ts";
+import { guardEventLine, runGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { getTask, parseJsonObject, type RunRow, type TaskRow } from "../store/records.ts";
 import { readPointer, type SessionPointer } from "./pointer.ts";
 import { processState, type ProcessState } from "./process.ts";
@@ -35,6 +36,8 @@ export type LiveSnapshot = {
   task: TaskRow | null;
   stats: LiveStats;
   recentEvents: LastEvent[];
+  /** What the guards decided and injected in this session's harness sessions (store/guard-events.ts), oldest first. */
+  guardEvents: GuardEvent[];
   contextEstimated: number | null;
   warning: string | null;
 };
@@ -142,6 +145,7 @@ export function liveSnapshot(db: Database, root: string, dbPath: string, agent: 
     task,
     stats: state ? { ...state.stats } : dbStats(db, run, task),
     recentEvents: stateEvents.length > 0 ? stateEvents : run ? dbEvents(db, run.run_key, limit) : [],
+    guardEvents: run ? runGuardEvents(db, run.run_key, limit) : [],
     contextEstimated: latestTokenCount(db, run),
     warning: proc === "dead" && phase === "active" ? DEAD_PROCESS_WARNING : null,
   };
@@ -165,6 +169,10 @@ export function formatLiveStatus(s: LiveSnapshot): string[] {
   else {
     lines.push("Recent events:");
     for (const event of s.recentEvents) lines.push(`- ${event.ts} | ${event.type} | ${orDash(event.summary)}`);
+  }
+  if (s.guardEvents.length > 0) {
+    lines.push("Guard events:");
+    for (const event of s.guardEvents) lines.push(guardEventLine(event));
   }
   return lines;
 }

@@ -1,6 +1,7 @@
 /** `runtime:status` (spec 12): the store's tasks, runs and newest events, decorated for people and `jq`. */
 import type { Database } from "bun:sqlite";
 import type { PlanStep } from "../live/plan.ts";
+import { guardEventLine, recentGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { parseJsonObject, parseStringArray, type JsonObject } from "../store/records.ts";
 
 type Row = Record<string, unknown>;
@@ -128,6 +129,8 @@ export type RuntimeStatus = {
   recentContentItems: Row[];
   recentExecutionEvents: Row[];
   recentEvents: Row[];
+  /** The newest guard decisions and injections (store/guard-events.ts), newest first. */
+  recentGuardEvents: GuardEvent[];
 };
 
 export function runtimeStatus(db: Database, targetDir: string, dbPath: string): RuntimeStatus {
@@ -155,6 +158,7 @@ export function runtimeStatus(db: Database, targetDir: string, dbPath: string): 
     })),
     recentExecutionEvents: recentEvents,
     recentEvents,
+    recentGuardEvents: recentGuardEvents(db, RECENT),
   };
 }
 
@@ -203,6 +207,10 @@ export function formatRuntimeStatus(status: RuntimeStatus): string[] {
     for (const e of status.recentHandoffs.slice(0, 5)) {
       lines.push(`- ${e.ts} | ${text(e.handoff_from)} -> ${text(e.handoff_to)} | ${text(e.summary)}`);
     }
+  }
+  if (status.recentGuardEvents.length > 0) {
+    lines.push("Recent guard events:");
+    for (const event of status.recentGuardEvents.slice(0, 5)) lines.push(guardEventLine(event));
   }
   return lines;
 }
