@@ -41,7 +41,7 @@ const command = defineCommand({
   async run({ args }) {
     const { resolveUserRoot, isProjectRoot } = await import("../core/project-root.ts");
     let root: string | null = null;
-    let result: { payload: object; rules: string[]; confidence: string | null } = { payload: {}, rules: [], confidence: null };
+    let result: { payload: object; rules: string[]; confidence: string | null; denied?: boolean } = { payload: {}, rules: [], confidence: null };
     try {
       const start = typeof args.dir === "string" && args.dir !== "" ? args.dir : process.cwd();
       const candidate = resolveUserRoot(start);
@@ -57,6 +57,7 @@ const command = defineCommand({
       result = { payload: {}, rules: [], confidence: null };
     }
     if (args.json) console.log(JSON.stringify(result.payload, null, 2));
+    else if (result.denied) console.log(`context:guard denied the write: ${result.rules.join(", ")}`);
     else if (result.rules.length > 0) {
       console.log(`context:guard injected ${result.rules.length} rule(s): ${result.rules.join(", ")} (confidence ${result.confidence})`);
     } else console.log("context:guard: no salient project rule for this change");

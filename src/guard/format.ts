@@ -30,6 +30,7 @@ export function formatInjection(
   vocabulary: readonly VocabularyBlock[],
   violations: readonly ViolationBlock[],
   ownerConstraints: (path: string) => string[],
+  header: (name: string) => string = (name) => `[AIOSON context:guard] Project rules apply to ${name}:`,
 ): Injection | null {
   const lines: string[] = [];
   const rules: string[] = [];
@@ -60,5 +61,15 @@ export function formatInjection(
   const vocabularyPaths = new Set(vocabulary.map((b) => b.path));
   for (const block of violations) if (!vocabularyPaths.has(block.owner.rel)) renderViolation(block, undefined);
   if (rules.length === 0) return null;
-  return { text: [`[AIOSON context:guard] Project rules apply to ${name || "this change"}:`, ...lines].join("\n"), rules };
+  return { text: [header(name || "this change"), ...lines].join("\n"), rules };
+}
+
+/**
+ * The reason of a `guard_deny` rule's deny: the same violation blocks (findings, then the rule's first two
+ * constraints) under a header that says the write did not happen and what to do instead.
+ */
+export function formatDenial(file: string, editedRel: string, violations: readonly ViolationBlock[], ownerConstraints: (path: string) => string[]): Injection | null {
+  return formatInjection(file, editedRel, [], violations, ownerConstraints, (name) =>
+    `[AIOSON context:guard] The write to ${name} was denied: it adds a violation of a project rule that does not accept one. Rewrite the change so the rule holds, then write it again.`,
+  );
 }

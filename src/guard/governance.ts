@@ -1,4 +1,4 @@
-import { parseList } from "../rules/frontmatter.ts";
+import { isTruthy, parseList } from "../rules/frontmatter.ts";
 import { isReadme, listMarkdown } from "../rules/load.ts";
 
 /** Spec 6.9 governance discovery: documents that declare a deterministic checker (`enforcement:`). */
@@ -16,6 +16,12 @@ export type GovernanceDoc = {
   patterns: string[];
   maxFileLines: number | null;
   maxFunctionLines: number | null;
+  /**
+   * `guard_deny: true`: a new HIGH violation this document's checker measures denies the write (PreToolUse
+   * `permissionDecision: "deny"`) instead of only advising, because Claude Code shows a PreToolUse
+   * `additionalContext` to the model after the write has already happened (real-harnesses §1).
+   */
+  deny: boolean;
   text: string;
 };
 
@@ -51,6 +57,7 @@ export function discoverGovernance(root: string): GovernanceDoc[] {
         patterns: parseList(data.paths ?? data.globs),
         maxFileLines: positive(data.max_file_lines),
         maxFunctionLines: positive(data.max_function_lines),
+        deny: isTruthy(data.guard_deny),
         text: doc.text,
       });
     }

@@ -6,7 +6,7 @@ import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
 import { ruleConstraints } from "./constraints.ts";
 import type { ViolationBlock } from "./enforce.ts";
-import { formatInjection, type VocabularyBlock } from "./format.ts";
+import { formatDenial, formatInjection, type VocabularyBlock } from "./format.ts";
 import type { JevReport } from "./jev.ts";
 import { judgedKind, surfaceKinds } from "./kinds.ts";
 import { afterContent, lf, pendingWrite, type PendingWrite } from "./pending.ts";
@@ -21,11 +21,16 @@ export type GuardInput = {
   jev: boolean;
 };
 
-export type WirePayload = Record<string, never> | { hookSpecificOutput: { hookEventName: "PreToolUse"; additionalContext: string } };
+export type WirePayload =
+  | Record<string, never>
+  | { hookSpecificOutput: { hookEventName: "PreToolUse"; additionalContext: string } }
+  | { hookSpecificOutput: { hookEventName: "PreToolUse"; permissionDecision: "deny"; permissionDecisionReason: string } };
 
 export type GuardResult = {
   payload: WirePayload;
   rules: string[];
+  /** A `guard_deny` rule turned a measured violation into a deny (the rules are the denying ones). */
+  denied?: boolean;
   /** The brief's confidence when something was injected (else null). */
   confidence: Confidence | null;
   agent: string | null;
@@ -78,6 +83,36 @@ async function violationsOf(root: string, write: PendingWrite, rel: string, agen
   return enforce({ root, rel, kind, before, after, agent });
 }
 
+/**
+ * A measured HIGH violation of a rule that opted in with `guard_deny: true`: Claude Code's documented PreToolUse deny,
+ * so the write never lands and the model reads why (as the tool's error result) before it tries again. Recorded as a
+ * `guard_decision` (kit/decisions.ts), not as a `guard_injected`: nothing was injected and the file never held it.
+ */
+async function deny(root: string, write: PendingWrite, rel: string, agent: string, blocks: readonly ViolationBlock[], stack: string): Promise<GuardResult> {
+  const denial = formatDenial(write.file, rel, blocks, (path) => ruleConstraints(blocks.find((block) => block.owner.rel === path)?.owner.text ?? "", stack).constraints);
+  if (!denial) return { ...EMPTY, agent };
+  if (existsSync(dbPath(root))) {
+    const { recordGuardDecision } = await import("../kit/decisions.ts");
+    recordGuardDecision(root, {
+      guard: "context:guard",
+      decision: "deny",
+      reason: denial.text,
+      harness: "claude",
+      tool: write.tool,
+      sessionId: write.sessionId,
+      agent,
+      extra: { file: rel, rules: denial.rules, violations: blocks.map((block) => ({ rule: block.owner.rel, checker: block.checker, kind: block.kind, keys: block.keys })) },
+    });
+  }
+  return {
+    payload: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: denial.text } },
+    rules: denial.rules,
+    confidence: null,
+    agent,
+    denied: true,
+  };
+}
+
 export async function runGuard(input: GuardInput): Promise<GuardResult> {
   const { root, event } = input;
   if (!root || !event) return EMPTY;
@@ -96,6 +131,8 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   const picked = brief.mustLoad.filter((item) => passesFilters(item, brief.confidence, write.file, rel, surfaces));
   const vocabulary: VocabularyBlock[] = picked.map((item) => ({ path: item.path, ...ruleConstraints(item.candidate.doc.text, brief.stack) }));
   const violations = await violationsOf(root, write, rel, agent);
+  const denying = violations.filter((block) => block.owner.deny);
+  if (denying.length > 0) return deny(root, write, rel, agent, denying, brief.stack);
   const owners = new Set(violations.map((block) => block.owner.rel));
   let jevReport: JevReport;
   let kept = vocabulary;

@@ -14,6 +14,7 @@ const LIST_MESSAGE = "a list must be written `[a, b]` on one line";
  */
 const KEY_PATTERNS: ReadonlyArray<readonly [key: string, pattern: RegExp, message: string]> = [
   ["guard", BOOLISH, "`guard` must be true/false/yes/no/on/off/1/0"],
+  ["guard_deny", BOOLISH, "`guard_deny` must be true/false/yes/no/on/off/1/0"],
   ["priority", INTEGER, "`priority` must be an integer"],
   ["max_file_lines", POSITIVE, "`max_file_lines` must be a positive integer"],
   ["max_function_lines", POSITIVE, "`max_function_lines` must be a positive integer"],
