@@ -58,8 +58,8 @@ describe("hooks:doctor", () => {
     expect(codes(result.json)).toEqual([]);
     expect(result.code).toBe(0);
     const claude = result.json.harnesses.find((h: Json) => h.tool === "claude");
-    expect(claude.handlers.length).toBe(9);
-    expect(claude.handlers.filter((h: Json) => h.landed === true).length).toBe(7);
+    expect(claude.handlers.length).toBe(10);
+    expect(claude.handlers.filter((h: Json) => h.landed === true).length).toBe(8);
   });
 
   test("binary not on the PATH the harness sees", () => {

@@ -49,21 +49,25 @@ describe("hooks:install golden files", () => {
     expect(run.stdout).toContain("⚠ Codex runs a new or changed hook only after you trust it");
     expect(run.stdout).toContain("⚠ OpenCode loads plugins at startup: restart it to pick the plugin up.");
     expect(run.stdout).toContain("• End of each turn → logged as agent:done (claude, antigravity)");
+    expect(run.stdout).toContain("• End of a session → logged as session_ended, the hooks session is closed (claude, codex, antigravity)");
   });
 
   test("Claude entries follow spec 9.5 (case 87)", () => {
     const m = machine();
     expect(m.run(["hooks:install", "--tool=claude"]).code).toBe(0);
     const hooks = parse(m.claude).hooks;
-    expect(Object.keys(hooks)).toEqual(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "PreCompact", "SessionStart"]);
+    expect(Object.keys(hooks)).toEqual(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "PreCompact", "SessionStart", "SessionEnd"]);
     const guard = hooks.PreToolUse[0].hooks[0].command;
     expect(hooks.PreToolUse[0].matcher).toBe("Write|Edit|MultiEdit|NotebookEdit");
     for (const part of ["--agent='auto'", "--tool=claude", "--json", "2>/dev/null || true"]) expect(guard).toContain(part);
-    expect(hooks.PostToolUse.map((g: Json) => g.matcher)).toEqual(["Write|Edit|MultiEdit", "Bash", "Task|TodoWrite|Skill"]);
+    // Claude Code 2.1.3xx plans through TaskCreate/TaskUpdate (real-harnesses §1); `Task` also catches `Agent`.
+    expect(hooks.PostToolUse.map((g: Json) => g.matcher)).toEqual(["Write|Edit|MultiEdit", "Bash", "Task|TodoWrite|TaskCreate|TaskUpdate|Skill"]);
     expect(hooks.PostToolUse[0].hooks[0].command).toContain("--agent='dev' --source='claude'");
     expect(hooks.Stop[0].hooks[0].command).toContain("--then=agent:done");
     expect(hooks.Stop[0].matcher).toBeUndefined();
     expect(hooks.SessionStart[0]).toEqual({ matcher: "compact", hooks: [{ type: "command", command: expect.stringContaining("hooks:recap") }] });
+    // The hooks session closes at Claude Code's SessionEnd, as on Codex and Antigravity.
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: `aioson hooks:emit "$PWD" --agent='dev' --source='claude' --event=SessionEnd 2>/dev/null || true` }] }]);
   });
 });
 
@@ -345,7 +349,8 @@ describe("OpenCode plugin file and detection", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("[dry-run] Would write: ");
     expect(run.stdout).toContain("    PreToolUse (Write|Edit|MultiEdit|NotebookEdit) → context:guard");
-    expect(run.stdout).toContain("    PostToolUse (Write|Edit|MultiEdit|Bash|Task|TodoWrite|Skill), PostToolUseFailure (Bash), UserPromptSubmit, PreCompact → hooks:emit");
+    expect(run.stdout).toContain("    PostToolUse (Write|Edit|MultiEdit|Bash|Task|TodoWrite|TaskCreate|TaskUpdate|Skill), PostToolUseFailure (Bash), UserPromptSubmit, PreCompact → hooks:emit");
+    expect(run.stdout).toContain("    SessionEnd → hooks:emit --event=SessionEnd");
     expect(readdirSync(m.home)).toEqual([]);
     expect(readdirSync(project)).toEqual([".aioson"]);
   });

@@ -187,6 +187,8 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
   );
   const doneTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "copilot");
   if (doneTools.length > 0) lines.push(`  • End of each turn → logged as agent:done (${doneTools.join(", ")})`);
+  const endTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "codex");
+  if (endTools.length > 0) lines.push(`  • End of a session → logged as session_ended, the hooks session is closed (${endTools.join(", ")})`);
   if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode")) {
     lines.push("  • After a compaction → the session checkpoint comes back from the recorded events");
   }
