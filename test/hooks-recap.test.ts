@@ -169,7 +169,7 @@ describe("hooks:recap checkpoint content", () => {
       r.bash("S", "npm test", { outcome: "failed", exitCode: 1, testRunner: true, summary: "1 failed" });
       r.write("S", "src/before.ts");
       r.stop("S", "old message");
-      r.compact("S");
+      r.compacted("S");
       r.write("S", "src/after.ts");
       r.compact("S");
     });
@@ -201,7 +201,7 @@ describe("hooks:recap checkpoint content", () => {
     const r = new HooksRecorder(project, "dev");
     r.write("S", "src/first.ts");
     r.write(null, "src/null-before.ts");
-    r.compact("S");
+    r.compacted("S");
     r.write(null, "src/null-after.ts");
     r.write("S", "src/second.ts");
     r.compact("S");

@@ -180,9 +180,35 @@ export class HooksRecorder {
     return this.record(sid, "agent_message", text.replace(/\s+/g, " ").trim().slice(0, 200), null, { text: capped });
   }
 
-  /** PreCompact → `compaction`. */
+  /** PreCompact → `compaction`; Claude Code's marker (with a session id) waits for its confirmation (src/recap/markers.ts). */
   compact(sid: string | null, trigger = "auto"): number {
-    return this.record(sid, "compaction", `Compaction (${trigger})`, null, { trigger });
+    return this.record(sid, "compaction", `Compaction (${trigger})`, null, this.source === "claude" && sid ? { trigger, needs_confirmation: true } : { trigger });
+  }
+
+  /** A compaction that happened: the marker, then the confirmation its SessionStart(compact) recap writes. */
+  compacted(sid: string, trigger = "auto"): number {
+    const marker = this.compact(sid, trigger);
+    this.confirm(sid, marker);
+    return marker;
+  }
+
+  /** Id of the session's newest compaction marker (0 when none). */
+  lastMarker(sid: string): number {
+    const row = this.db.query("SELECT id FROM execution_events WHERE harness_session_id = ? AND event_type = 'compaction' ORDER BY id DESC LIMIT 1").get(sid) as { id: number } | null;
+    return row?.id ?? 0;
+  }
+
+  /** The SessionStart(compact) recap confirms the newest marker: the row hooks:recap writes. */
+  confirm(sid: string, marker: number): number {
+    return withStoreTransaction(this.store, () =>
+      appendRunEvent(this.db, this.ensureSession(sid), {
+        eventType: "compaction_confirmed",
+        message: "Compaction confirmed (SessionStart)",
+        phase: "live",
+        payload: { via: "SessionStart", marker, written_by: "hooks:recap", harness_session_id: sid },
+        harnessSessionId: sid,
+      }).id,
+    );
   }
 
   /** `--then=agent:done` → `agent_done` in the same run. */
@@ -244,6 +270,8 @@ export type ScenarioEvent =
   | { s?: string | null; activate: string; via?: "prompt" | "skill" }
   | { s?: string | null; stop: string }
   | { s?: string | null; compact: string }
+  /** The SessionStart(compact) recap that confirms the session's newest marker. */
+  | { s: string; confirm: true }
   | { s?: string | null; agentDone: true }
   | { s?: string | null; end: true }
   | { runtime: string; summary: string }
@@ -302,6 +330,7 @@ function replay(recorder: HooksRecorder, event: ScenarioEvent): void {
   else if ("activate" in event) recorder.activate(sid, event.activate, event.via);
   else if ("stop" in event) recorder.stop(sid, event.stop);
   else if ("compact" in event) recorder.compact(sid, event.compact);
+  else if ("confirm" in event) recorder.confirm(event.s, recorder.lastMarker(event.s));
   else if ("agentDone" in event) recorder.agentDone(sid);
   else if ("end" in event) recorder.end(sid);
 }
@@ -330,13 +359,29 @@ export function checkpointText(stdout: string, json: boolean): string {
 
 const WINDOW_COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
 
+/**
+ * The markers that count, the slow obvious way: a marker without `needs_confirmation` counts; one with it counts when
+ * a `compaction_confirmed` row comes before the next marker, or when it is the newest marker.
+ */
+function countedMarkerIds(rows: readonly EventRow[]): number[] {
+  const markers = rows.filter((row) => row.event_type === "compaction");
+  return markers
+    .filter((marker, index) => {
+      if (!marker.payload_json?.includes('"needs_confirmation":true')) return true;
+      const next = markers[index + 1];
+      if (!next) return true;
+      return rows.some((row) => row.event_type === "compaction_confirmed" && row.id > marker.id && row.id < next.id);
+    })
+    .map((marker) => marker.id);
+}
+
 /** Spec 5.4 W, read the slow obvious way. */
 export function fullWindow(db: Database, session: string): { window: EventRow[]; boundary: number } {
   const rowsS = db
     .query(`SELECT ${WINDOW_COLUMNS} FROM execution_events e JOIN agent_runs r ON r.run_key = e.run_key WHERE e.harness_session_id = ? AND r.source = 'live' ORDER BY e.id`)
     .all(session) as EventRow[];
   const runKey = rowsS.at(-1)?.run_key as string;
-  const markers = rowsS.filter((row) => row.event_type === "compaction").map((row) => row.id);
+  const markers = countedMarkerIds(rowsS);
   const boundary = markers.length >= 2 ? (markers.at(-2) as number) : 0;
   const first = rowsS.find((row) => row.run_key === runKey)?.id as number;
   const unlabelled = db

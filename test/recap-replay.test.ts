@@ -234,6 +234,8 @@ describe("emit → recap edge cases of spec 5.3–5.10", () => {
     window.emit("PostToolUse", claude(null, "PostToolUse", write("src/before-marker-no-id.ts")));
     window.emit("PostToolUse", claude("S", "PostToolUse", write("src/s1.ts")));
     window.emit("PreCompact", claude("S", "PreCompact", { trigger: "auto" }));
+    // The compaction happened: Claude Code's SessionStart(compact) runs the recap, which confirms the marker.
+    hookRecap(window, "claude", "S");
     window.emit("PostToolUse", claude(null, "PostToolUse", write("src/after-marker-no-id.ts")));
     // Another agent's hooks session: its rows without an id belong to another run.
     window.emit("PostToolUse", claude(null, "PostToolUse", write("src/other-run-no-id.ts")), ["--agent=qa", "--source=claude"]);

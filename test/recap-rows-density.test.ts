@@ -19,7 +19,7 @@ function seed(project: string, share: number): void {
     for (let i = 0; i < 160; i++) {
       const sid = i % 4 < share ? "S" : "OTHER";
       if (i % 13 === 5) r.runtime("task_blocked", `runtime ${i}`);
-      else if (i % 40 === 20) r.compact(sid);
+      else if (i % 40 === 20) r.compacted(sid);
       else if (i % 5 === 0) r.bash(sid, ["npm test", "npm run lint"][i % 2] as string, { outcome: i % 3 === 0 ? "failed" : "passed", exitCode: i % 3 === 0 ? 1 : 0, testRunner: i % 2 === 0 });
       else if (i % 7 === 0) r.plan(sid, [[`p${i}`, "completed"], [`q${i}`, "pending"]]);
       else if (i % 11 === 0) r.stop(sid, `message ${i}`);

@@ -47,7 +47,11 @@ function seedMixedSession(project: string, seed: number): void {
           r.stop(sid, `message ${i}`);
           break;
         case 8:
-          if (next(4) === 0) r.compact(sid);
+          // Half of them a compaction that happened (confirmed), half a PreCompact that gave up.
+          if (next(4) === 0) {
+            r.compact(sid);
+            if (sid !== null && next(2) === 0) r.confirm(sid, r.lastMarker(sid));
+          }
           break;
         case 9:
           r.runtime(["note", "task_blocked", "milestone", "update"][next(4)] as string, `runtime ${i}`);

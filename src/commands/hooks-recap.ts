@@ -31,21 +31,32 @@ function payloadSession(payload: Record<string, unknown> | null): string | null 
 async function checkpoint(root: string, args: RecapArgs): Promise<string | null> {
   const read = await readHookPayload();
   const payload = read.kind === "payload" ? read.payload : null;
-  const { passesGate, buildCheckpoint } = await import("../recap/recap.ts");
-  if (!passesGate({ when: option(args.when)?.toLowerCase() ?? "compact", payload })) return null;
-  const { openStore, closeStore } = await import("../store/db.ts");
+  const { passesGate, buildCheckpoint, confirmsCompaction, confirmNewestCompaction } = await import("../recap/recap.ts");
+  const gate = { when: option(args.when)?.toLowerCase() ?? "compact", payload };
+  if (!passesGate(gate)) return null;
+  const { openStore, closeStore, withStoreTransaction } = await import("../store/db.ts");
   const store = openStore(root, { mustExist: true });
   if (!store) return null;
   try {
     // A recap reads a few hundred pages once: mapping them spares copying each into the page cache.
     store.db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
-    return await buildCheckpoint(store.db, {
+    const session = option(args.session) ?? payloadSession(payload);
+    const text = await buildCheckpoint(store.db, {
       root,
       agent: agentOption(args.agent),
       session: option(args.session),
       payloadSession: payloadSession(payload),
       liveSessionEnv: process.env.AIOSON_LIVE_SESSION,
     });
+    if (session && confirmsCompaction(gate)) {
+      // The checkpoint is already built; a confirmation that cannot be written never costs the agent its checkpoint.
+      try {
+        withStoreTransaction(store, () => confirmNewestCompaction(store.db, session));
+      } catch (error) {
+        logHookProblem(root, COMMAND, error);
+      }
+    }
+    return text;
   } finally {
     closeStore(store);
   }

@@ -12,12 +12,14 @@ import { projectPath } from "./paths.ts";
 import type { EmitRecord } from "./records.ts";
 import { capHead, capTail, capWithMark, collapseWhitespace } from "./text.ts";
 import { lastAssistantText } from "./transcript.ts";
+import { COMPACTION_CONFIRMED, NEEDS_CONFIRMATION } from "../recap/markers.ts";
 
 export type ClassifyContext = { root: string; source: string; eventName: string | null };
 
 const KNOWN_EVENTS = [
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact",
-  "PostCompact", "SessionStart", "SessionEnd", "Notification", "PermissionRequest", "SubagentStart",
+  "PostCompact", "SessionStart", "SessionEnd", "Notification", "PermissionRequest", "SubagentStart", "TaskCreated",
+  "TaskCompleted",
 ] as const;
 const EVENT_BY_LOWER = new Map<string, string>(KNOWN_EVENTS.map((name) => [name.toLowerCase(), name]));
 
@@ -35,11 +37,22 @@ export function eventName(flag: string | null, event: HookEvent): string | null 
 }
 
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-/** `TodoRead`: Claude Code's old read-only todo tool, and Copilot's `manage_todo_list` with `operation: "read"`. */
-const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoRead"]);
+/**
+ * `TodoRead`: Claude Code's old read-only todo tool, and Copilot's `manage_todo_list` with `operation: "read"`;
+ * `TaskGet`/`TaskList`: Claude Code 2.1.3xx reading its task plan.
+ */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoRead", "TaskGet", "TaskList"]);
 const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
+/** Plans kept task by task (Claude Code 2.1.3xx): each call is a change folded into the session's plan. */
+const TASK_PLAN_TOOLS: ReadonlySet<string> = new Set(["TaskCreate", "TaskUpdate"]);
 /** Harnesses that report non-zero exits as PostToolUseFailure (spec 4.5 rule 5). */
 const FAILURE_EVENT_HARNESSES: ReadonlySet<string> = new Set(["claude", "antigravity"]);
+/**
+ * Harnesses whose compactions are confirmed after the fact (Claude Code: `SessionStart(compact)`, which runs
+ * hooks:recap, and `PostCompact`). Their PreCompact can fire for a compaction that then never happens
+ * (real-harnesses §1), so their marker says it waits for a confirmation (recap/rows.ts counts it only then).
+ */
+const CONFIRMING_HARNESSES: ReadonlySet<string> = new Set(["claude"]);
 
 const COMMAND_MAX = 2_000;
 const ERROR_MAX = 500;
@@ -135,7 +148,7 @@ function bashRecord(ctx: ClassifyContext, event: HookEvent, tool: ToolCall, fail
   return { eventType: "step_done", message: command ? `$ ${command.slice(0, 80)}` : "Bash", toolName: "Bash", payload };
 }
 
-function normalizeStatus(status: string): "completed" | "in_progress" | "pending" {
+export function normalizeStatus(status: string): "completed" | "in_progress" | "pending" {
   const s = status.trim().toLowerCase();
   if (s === "completed" || s === "complete" || s === "done") return "completed";
   if (s === "in_progress" || s === "in-progress" || s === "active") return "in_progress";
@@ -164,6 +177,14 @@ function taskRecord(tool: ToolCall): EmitRecord {
   };
 }
 
+/** A TaskCreate/TaskUpdate call or a TaskCreated event; persist.ts folds it into the plan (spec 4.8 summary). */
+function taskChangeRecord(toolName: string, change: HookEvent["taskChange"]): EmitRecord[] {
+  if (!change) return [];
+  const subject = change.subject ? capHead(clean(change.subject.trim()), PLAN_TEXT_MAX) : null;
+  const status = change.status ? cleanName(change.status.trim()) : null;
+  return [{ eventType: "note", message: "Task list updated", toolName, payload: { tool: toolName }, taskChange: { ...change, subject, status } }];
+}
+
 function activationRecord(agent: string, via: "prompt" | "skill"): EmitRecord {
   return { eventType: "agent_activated", message: `Agent activated: @${agent}`, toolName: via === "skill" ? "Skill" : null, payload: { agent, via }, activatedAgent: agent };
 }
@@ -187,6 +208,7 @@ function toolRecords(ctx: ClassifyContext, event: HookEvent, failureEvent: boole
   if (tool.name === "apply_patch") return patchRecords(ctx, event, tool);
   if (tool.name === "Task") return [taskRecord(tool)];
   if (PLAN_TOOLS.has(tool.name)) return [planRecord(tool, tool.plan ?? [])];
+  if (TASK_PLAN_TOOLS.has(tool.name)) return taskChangeRecord(tool.name, event.taskChange);
   if (tool.name === "Skill") return [skillRecord(tool)];
   const name = cleanName(tool.name);
   return [{ eventType: "note", message: `[${ctx.source}] ${name}`, toolName: name, payload: { tool: name } }];
@@ -197,6 +219,12 @@ function stopRecords(event: HookEvent): EmitRecord[] {
   if (!raw || raw.trim() === "") return [];
   const text = clean(raw, TEXT_MAX * 2);
   return [{ eventType: "agent_message", message: collapseWhitespace(text).slice(0, 200), toolName: null, payload: { text: capWithMark(text, TEXT_MAX) } }];
+}
+
+/** The harness says the compaction happened (see CONFIRMING_HARNESSES). */
+function confirmationRecord(via: "PostCompact" | "SessionStart", trigger: string | null): EmitRecord {
+  const cleanTrigger = trigger ? cleanName(trigger) : null;
+  return { eventType: COMPACTION_CONFIRMED, message: `Compaction confirmed (${via})`, toolName: null, payload: { via, trigger: cleanTrigger } };
 }
 
 /** Spec 4.12 step 2: the closing record (its session is resolved without auto-start). */
@@ -231,8 +259,16 @@ function classifyRaw(ctx: ClassifyContext, event: HookEvent): EmitRecord[] {
       return stopRecords(event);
     case "PreCompact": {
       const trigger = event.trigger ? cleanName(event.trigger) : null;
-      return [{ eventType: "compaction", message: trigger ? `Compaction (${trigger})` : "Compaction", toolName: null, payload: { trigger } }];
+      // A confirmation finds its marker through the harness session id: without one nothing could confirm it.
+      const payload = CONFIRMING_HARNESSES.has(ctx.source) && event.sessionId ? { trigger, [NEEDS_CONFIRMATION]: true } : { trigger };
+      return [{ eventType: "compaction", message: trigger ? `Compaction (${trigger})` : "Compaction", toolName: null, payload }];
     }
+    case "PostCompact":
+      return [confirmationRecord("PostCompact", event.trigger)];
+    case "SessionStart":
+      return event.startSource === "compact" ? [confirmationRecord("SessionStart", null)] : [];
+    case "TaskCreated":
+      return taskChangeRecord("TaskCreated", event.taskChange);
     case "SessionEnd":
       return [sessionEndRecord(ctx.source, event)];
     default:

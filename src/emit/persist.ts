@@ -13,6 +13,9 @@ import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from 
 import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
+import { applyTaskChange, previousTasks, taskPlanPayload } from "./task-plan.ts";
+import { COMPACTION_CONFIRMED, unconfirmedNewest } from "../recap/markers.ts";
+import { sessionMarkers } from "../recap/rows.ts";
 
 const WRITTEN_BY = "hooks:emit";
 
@@ -24,6 +27,8 @@ export type PersistInput = {
   harnessSessionId: string | null;
   records: readonly EmitRecord[];
   sessionEnd: boolean;
+  /** Only an open session takes these records (SessionEnd, compaction confirmations): none is started for them. */
+  attachOnly: boolean;
   thenAgentDone: boolean;
   envSession: string | undefined;
 };
@@ -46,19 +51,36 @@ function storedPayload(record: EmitRecord, harnessSessionId: string | null): Rec
   return { ...record.payload, written_by: WRITTEN_BY, ...(harnessSessionId ? { harness_session_id: harnessSessionId } : {}) };
 }
 
+/**
+ * A task-plan change becomes the session's whole plan (task-plan.ts); a compaction confirmation is kept only when the
+ * session's newest marker waits for one (recap/markers.ts). Null: the record changes nothing and is not stored.
+ */
+function prepare(db: Database, input: PersistInput, run: RunRow, record: EmitRecord): EmitRecord | null {
+  if (record.eventType === COMPACTION_CONFIRMED) {
+    const marker = input.harnessSessionId ? unconfirmedNewest(sessionMarkers(db, input.harnessSessionId)) : null;
+    return marker === null ? null : { ...record, payload: { ...record.payload, marker } };
+  }
+  if (!record.taskChange) return record;
+  const next = applyTaskChange(previousTasks(db, input.harnessSessionId, run.run_key), record.taskChange);
+  if (!next) return null;
+  return { ...record, taskChange: undefined, payload: taskPlanPayload(record.toolName ?? "TaskUpdate", next) };
+}
+
 function write(db: Database, input: PersistInput, at: string): Committed | null {
   let target = resolveTargetSession(db, input.root, input.agent, input.envSession);
   let created: NewSession | null = null;
   if (!target) {
-    if (input.sessionEnd) return null;
+    if (input.attachOnly) return null;
     created = autoStartHooksSession(db, { root: input.root, agent: input.agent, source: input.source, harnessSessionId: input.harnessSessionId, at });
     target = { run: getRun(db, created.runKey) as RunRow, owner: "hooks", via: "hooks" };
   }
   const { run } = target;
   const runKey = run.run_key;
-  const stored = input.records.map((record) => ({
-    record,
-    event: appendEventToRun(db, run, {
+  const stored: Stored[] = [];
+  for (const raw of input.records) {
+    const record = prepare(db, input, run, raw);
+    if (!record) continue;
+    const event = appendEventToRun(db, run, {
       eventType: record.eventType,
       message: record.message,
       phase: "live",
@@ -67,8 +89,9 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
       payload: storedPayload(record, input.harnessSessionId),
       harnessSessionId: input.harnessSessionId,
       at,
-    }),
-  }));
+    });
+    stored.push({ record, event });
+  }
   let closed: RunRow | null = null;
   if (input.sessionEnd && (target.owner === "hooks" || target.owner === "guard")) {
     closed = closeSessionRows(db, { runKey, summary: `Closed by SessionEnd (${input.source})`, at });
@@ -155,12 +178,14 @@ function result(input: PersistInput, committed: Committed, then: ThenResult | nu
 /** Spec 4.2 steps 5–9 for records that are already classified and redacted. */
 export function persistEmit(input: PersistInput, onThenError: (error: unknown) => void): EmitResult {
   // Spec 2.8: a store locked beyond the busy timeout drops the event instead of holding the agent.
-  const store = openStore(input.root, { mustExist: input.sessionEnd });
+  const store = openStore(input.root, { mustExist: input.attachOnly });
   if (!store) return { ok: true, skipped: true, reason: "no-open-session" };
   try {
     const at = isoNow();
     const committed = withStoreTransaction(store, () => write(store.db, input, at));
     if (!committed) return { ok: true, skipped: true, reason: "no-open-session" };
+    // Every record changed nothing (a repeated task, a confirmation no marker waits for): as if none was classified.
+    if (committed.stored.length === 0 && !committed.created && !committed.closed && !input.thenAgentDone) return { ok: true, skipped: true };
     publish(store.db, input, committed, at);
     let then: ThenResult | null = null;
     if (input.thenAgentDone) {

@@ -9,6 +9,7 @@ import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { adapterFor, routePayload, stdinLimitsFor } from "../harness/index.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
+import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
 import type { EmitResult, ThenResult } from "./persist.ts";
 
 const COMMAND = "hooks:emit";
@@ -59,16 +60,35 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
     const records = classify({ root, source, eventName: name }, event);
     const sessionEnd = name === "SessionEnd";
     const thenFlag = flagText(options.then);
-    const thenAgentDone = thenFlag === "agent:done" && !sessionEnd;
-    const unsupported: ThenResult | null = thenFlag !== null && thenFlag !== "agent:done" ? { command: thenFlag, ok: false, reason: "unsupported" } : null;
-    if (records.length === 0 && !thenAgentDone) return { ok: true, skipped: true, ...(unsupported ? { then: unsupported } : {}) };
+    // One turn end per real turn: a Stop that continues a turn a Stop hook blocked (`stop_hook_active`) is the
+    // same turn, already counted by the Stop that was blocked (context:usage and status count `agent_done`).
+    const thenAgentDone = thenFlag === "agent:done" && !sessionEnd && !event.stopHookActive;
+    // What `--then` did not run, and why (an unsupported command, or the continuation of a blocked Stop).
+    const notRun: ThenResult | null =
+      thenFlag !== null && thenFlag !== "agent:done"
+        ? { command: thenFlag, ok: false, reason: "unsupported" }
+        : thenFlag === "agent:done" && !sessionEnd && event.stopHookActive
+          ? { command: thenFlag, ok: true, reason: "stop_hook_active" }
+          : null;
+    if (records.length === 0 && !thenAgentDone) return { ok: true, skipped: true, ...(notRun ? { then: notRun } : {}) };
 
     const { persistEmit } = await import("./persist.ts");
     const result = persistEmit(
-      { root, agent: options.agent, source, harnessSessionId: event.sessionId, records, sessionEnd, thenAgentDone, envSession: options.envSession },
+      {
+        root,
+        agent: options.agent,
+        source,
+        harnessSessionId: event.sessionId,
+        records,
+        sessionEnd,
+        // A confirmation only confirms a marker of an open session; it never opens one.
+        attachOnly: sessionEnd || (records.length > 0 && records.every((record) => record.eventType === COMPACTION_CONFIRMED)),
+        thenAgentDone,
+        envSession: options.envSession,
+      },
       (error) => logHookProblem(root, `${COMMAND} --then=agent:done`, error),
     );
-    return unsupported && result.ok && !result.skipped ? { ...result, then: unsupported } : result;
+    return notRun && result.ok && !result.skipped ? { ...result, then: notRun } : result;
   } catch (error) {
     logHookProblem(root, COMMAND, error);
     return { ok: false };

@@ -1,3 +1,5 @@
+import type { TaskChange } from "../harness/types.ts";
+
 /** What hooks:emit stores: one row per record, one ndjson line per record. */
 export type EmitRecord = {
   eventType: string;
@@ -10,4 +12,6 @@ export type EmitRecord = {
   file?: string;
   /** Canonical id of the agent an `agent_activated` record names. */
   activatedAgent?: string;
+  /** A task-by-task plan change: folded into the session's plan when stored, dropped when it changes nothing. */
+  taskChange?: TaskChange;
 };

@@ -38,6 +38,10 @@ export const EnvelopeSchema = v.object({
   response: text,
   trigger: text,
   reason: text,
+  /** SessionStart: `startup`, `resume`, `clear`, `compact`. */
+  source: text,
+  stop_hook_active: anything,
+  stopHookActive: anything,
   terminationReason: text,
   workspacePaths: list,
 });
@@ -218,5 +222,12 @@ export function eventFromEnvelope(e: Envelope, options: EnvelopeOptions): HookEv
     lastMessage: firstText(e.last_assistant_message, e.lastAssistantMessage, e.message, e.response),
     trigger: firstText(e.trigger)?.trim() ?? null,
     reason: firstText(e.reason)?.trim() ?? null,
+    startSource: firstText(e.source)?.trim() ?? null,
+    stopHookActive: isTrue(e.stop_hook_active ?? e.stopHookActive),
+    taskChange: null,
   };
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || value === "true";
 }

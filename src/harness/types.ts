@@ -37,6 +37,19 @@ export type ToolResponse = {
   interrupted: boolean;
 };
 
+/**
+ * One change to a plan kept task by task (Claude Code's `TaskCreate` / `TaskUpdate` tools and `TaskCreated` event):
+ * unlike a TodoWrite list it is a delta, folded into the session's plan when it is stored.
+ */
+export type TaskChange = {
+  op: "create" | "update";
+  /** The harness's task id (`"1"`, `"2"`…); null when a create did not report it. */
+  id: string | null;
+  subject: string | null;
+  /** As sent: `pending`, `in_progress`, `completed`, `deleted`; null when the change leaves it. */
+  status: string | null;
+};
+
 export type HookEvent = {
   harness: HarnessName;
   /** `hook_event_name` as sent (null when absent). */
@@ -51,6 +64,11 @@ export type HookEvent = {
   lastMessage: string | null;
   trigger: string | null;
   reason: string | null;
+  /** SessionStart `source` (`compact` after a compaction). */
+  startSource: string | null;
+  /** A Stop that continues a turn another Stop hook blocked (`stop_hook_active: true`). */
+  stopHookActive: boolean;
+  taskChange: TaskChange | null;
 };
 
 export type Adapter = (raw: Record<string, unknown>) => HookEvent;

@@ -6,7 +6,7 @@
  */
 import { agentOption } from "../core/agent.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
-import { BOOKKEEPING, HOOKS_MARK, type EventRow, type RecapRows } from "./rows.ts";
+import { BOOKKEEPING, HOOKS_MARK, PLAN_TOOL_NAMES, type EventRow, type RecapRows } from "./rows.ts";
 
 export type PlanStatus = "completed" | "in_progress" | "pending";
 export type PlanItem = { content: string; status: PlanStatus };
@@ -50,7 +50,7 @@ function objectItems(payload: JsonObject | null, key: string): JsonObject[] {
   return value.filter((item): item is JsonObject => item !== null && typeof item === "object" && !Array.isArray(item));
 }
 
-const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
+const PLAN_TOOLS: ReadonlySet<string> = new Set(PLAN_TOOL_NAMES);
 
 /** A row's payload, parsed at most once however many facts look at it. */
 class RowPayload {

@@ -6,7 +6,10 @@ import { ContextFiles, activeFeature } from "./context-files.ts";
 import { deriveFacts } from "./facts.ts";
 import { renderCheckpoint } from "./layout.ts";
 import { nextStepFor } from "./next-step.ts";
-import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
+import { isoNow } from "../core/time.ts";
+import { appendEventToRun, getRun } from "../store/records.ts";
+import { COMPACTION_CONFIRMED, unconfirmedNewest } from "./markers.ts";
+import { harnessSessionRows, latestHarnessSession, legacyRunRows, sessionMarkers, type RecapRows } from "./rows.ts";
 
 export type RecapRequest = {
   root: string;
@@ -25,6 +28,35 @@ export type Gate = { when: string; payload: Record<string, unknown> | null };
 /** Spec 5.2: `--when=always` rebuilds on demand; anything else only after a compact SessionStart. */
 export function passesGate({ when, payload }: Gate): boolean {
   return when === "always" || payload?.source === "compact";
+}
+
+/**
+ * The harness itself says a compaction happened: the recap answers its `SessionStart(compact)` (not an on-demand
+ * `--when=always` call, which OpenCode also makes before compacting).
+ */
+export function confirmsCompaction({ when, payload }: Gate): boolean {
+  return when !== "always" && payload?.source === "compact";
+}
+
+/**
+ * Records that the session's newest compaction marker happened (markers.ts), once, in the marker's own run; the
+ * checkpoint is built before, so the marker is still "the compaction that just happened" for it.
+ */
+export function confirmNewestCompaction(db: Database, session: string): boolean {
+  const marker = unconfirmedNewest(sessionMarkers(db, session));
+  if (marker === null) return false;
+  const row = db.query("SELECT run_key FROM execution_events WHERE id = ?").get(marker) as { run_key: string | null } | null;
+  const run = row?.run_key ? getRun(db, row.run_key) : null;
+  if (!run) return false;
+  appendEventToRun(db, run, {
+    eventType: COMPACTION_CONFIRMED,
+    message: "Compaction confirmed (SessionStart)",
+    phase: "live",
+    payload: { via: "SessionStart", marker, written_by: "hooks:recap", harness_session_id: session },
+    harnessSessionId: session,
+    at: isoNow(),
+  });
+  return true;
 }
 
 /** Spec 5.3–5.4: the rows of the chosen harness session, or of the legacy run. */

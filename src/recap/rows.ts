@@ -12,6 +12,7 @@
  * - in the span P: the newest `artifact` per grouping key and the newest `agent_message` rows.
  */
 import type { Database } from "bun:sqlite";
+import { boundaryOf, COMPACTION_CONFIRMED, NEEDS_CONFIRMATION_MARK, type MarkerRow } from "./markers.ts";
 
 /** The columns a checkpoint reads; everything else in the row is irrelevant to it. */
 export type EventRow = {
@@ -26,9 +27,9 @@ export type EventRow = {
 /** Candidate rows of the whole-session window W (by id) and B; the span P is the rows with `id > boundary`. */
 export type RecapRows = { window: EventRow[]; boundary: number };
 
-/** Session bookkeeping, never a continuity note (spec 5.5). */
+/** Session bookkeeping, never a continuity note (spec 5.5); hooks:recap writes the confirmations itself. */
 export const NOT_NOTES: readonly string[] = [
-  "session_started", "session_ended", "session_closed", "agent_done", "compaction", "start", "update", "finished",
+  "session_started", "session_ended", "session_closed", "agent_done", "compaction", COMPACTION_CONFIRMED, "start", "update", "finished",
 ];
 
 export const BOOKKEEPING: ReadonlySet<string> = new Set(NOT_NOTES);
@@ -68,11 +69,24 @@ export function latestHarnessSession(db: Database): string | null {
  */
 type WindowSource = { where: string; params: Record<string, string | number>; from?: number };
 
+const MARKER_COLUMNS = `e.id AS id, e.event_type = '${COMPACTION_CONFIRMED}' AS confirmation,
+  instr(COALESCE(e.payload_json, ''), '${NEEDS_CONFIRMATION_MARK}') > 0 AS flagged`;
+const MARKER_TYPES = `e.event_type IN ('compaction', '${COMPACTION_CONFIRMED}')`;
+
+function markerRows(rows: unknown[]): MarkerRow[] {
+  return (rows as Array<{ id: number; confirmation: number; flagged: number }>).map((row) => ({ id: row.id, confirmation: row.confirmation === 1, flagged: row.flagged === 1 }));
+}
+
+/** The compaction markers and confirmations of a harness session in live runs, in id order (markers.ts). */
+export function sessionMarkers(db: Database, session: string): MarkerRow[] {
+  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id = ? AND ${MARKER_TYPES} AND ${LIVE_RUN} ORDER BY e.id`).all(session));
+}
+
 /**
  * Session mode: the session's rows in live runs, plus the rows of its run R (the run of its newest
  * row) without a session id after max(B, first id of the session in R − 1). B is the id of the
- * second-to-last compaction marker (the last one is the compaction that just happened; the one
- * before it bounds what the summary lost), else 0.
+ * second-to-last compaction marker that counts (the last one is the compaction that just happened;
+ * the one before it bounds what the summary lost; markers.ts says which count), else 0.
  *
  * Every row of W has an id at or above the session's first id. When the session holds at least half
  * of the rows from there on (one agent at a time, the usual case), reading that id range in order
@@ -85,16 +99,14 @@ function sessionWindow(db: Database, session: string): { source: WindowSource; b
          SELECT e.run_key FROM execution_events e WHERE e.harness_session_id = $session AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 1)
        SELECT newest.run_key AS run,
          (SELECT MIN(e.id) FROM execution_events e WHERE e.harness_session_id = $session AND e.run_key = newest.run_key) AS first,
-         (SELECT e.id FROM execution_events e WHERE e.harness_session_id = $session AND e.event_type = 'compaction' AND ${LIVE_RUN}
-          ORDER BY e.id DESC LIMIT 1 OFFSET 1) AS boundary,
          (SELECT MIN(e.id) FROM execution_events e WHERE e.harness_session_id = $session) AS start,
          (SELECT COUNT(*) FROM execution_events e WHERE e.harness_session_id = $session) AS rows,
          (SELECT MAX(e.id) FROM execution_events e) AS last
        FROM newest`,
     )
-    .get({ $session: session }) as { run: string; first: number; boundary: number | null; start: number; rows: number; last: number } | null;
+    .get({ $session: session }) as { run: string; first: number; start: number; rows: number; last: number } | null;
   if (!span) return null;
-  const boundary = span.boundary ?? 0;
+  const boundary = boundaryOf(sessionMarkers(db, session));
   const dense = span.rows * 2 >= span.last - span.start + 1;
   return {
     boundary,
@@ -108,10 +120,7 @@ function sessionWindow(db: Database, session: string): { source: WindowSource; b
 
 /** Legacy mode: W = P = the rows of run R after its own previous compaction. */
 function legacyWindow(db: Database, runKey: string): { source: WindowSource; boundary: number } {
-  const marker = db
-    .query("SELECT id FROM execution_events WHERE run_key = ? AND event_type = 'compaction' ORDER BY id DESC LIMIT 1 OFFSET 1")
-    .get(runKey) as { id: number } | null;
-  const boundary = marker?.id ?? 0;
+  const boundary = boundaryOf(markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.run_key = ? AND ${MARKER_TYPES} ORDER BY e.id`).all(runKey)));
   return { boundary, source: { where: "e.run_key = $run AND e.id > $after", params: { $run: runKey, $after: boundary } } };
 }
 
@@ -164,6 +173,10 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
   return picked;
 }
 
+/** Plan notes: whole lists (TodoWrite, update_plan) and task-by-task plans folded into one (emit/task-plan.ts). */
+export const PLAN_TOOL_NAMES: readonly string[] = ["TodoWrite", "update_plan", "TaskCreate", "TaskUpdate", "TaskCreated"];
+const PLAN_NOTE = PLAN_TOOL_NAMES.map((tool) => `instr(e.payload_json, '"tool":"${tool}"') > 0`).join(" OR ");
+
 /**
  * `note` tests the hooks mark first: a CASE stops there for the rows hooks wrote (almost all), where
  * `NOT IN (…) AND instr(…)` in a result column would evaluate both sides for every row.
@@ -184,8 +197,7 @@ function scanWindow(db: Database, source: WindowSource, boundary: number): ScanR
            WHEN 'artifact' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanArtifact} ELSE ${Kind.Other} END
            WHEN 'agent_activated' THEN ${Kind.Activation}
            WHEN 'agent_message' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanMessage} ELSE ${Kind.Other} END
-           WHEN 'note' THEN CASE WHEN instr(e.payload_json, '"tool":"TodoWrite"') > 0 OR instr(e.payload_json, '"tool":"update_plan"') > 0
-             THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
+           WHEN 'note' THEN CASE WHEN ${PLAN_NOTE} THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
            ELSE ${Kind.Other} END AS kind,
          CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${bookkeeping}) END AS note,
          CASE
