@@ -1,0 +1,115 @@
+/**
+ * Installs a pinned harness from the npm registry into a cache folder outside the repository:
+ * `${AIOSON_REAL_CACHE:-~/.cache/aioson-real}/<package with / as +>@<version>/`.
+ *
+ * - `npm install --ignore-scripts`: the platform binary comes as an optional dependency, no postinstall runs.
+ * - Idempotent: a folder holding `.complete` whose executable answers `--version` with the pinned version is used
+ *   as it is (a warm cache costs one `--version` call).
+ * - Safe when two runs start at once: each installs into its own temporary folder and publishes it with one
+ *   `rename`; the loser deletes its copy and uses the winner's.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pin, platformKey, type Pin } from "./pins.ts";
+
+export type InstalledHarness = {
+  harness: string;
+  version: string;
+  dir: string;
+  /** argv prefix that starts the harness: `[exe]` or `[runner, script]`. */
+  command: string[];
+};
+
+const NPM_TIMEOUT_MS = 15 * 60_000;
+const VERSION_TIMEOUT_MS = 120_000;
+
+export function cacheRoot(): string {
+  const configured = process.env.AIOSON_REAL_CACHE?.trim();
+  return configured ? configured : join(homedir(), ".cache", "aioson-real");
+}
+
+function folderName(p: Pin): string {
+  return `${p.package.replace("/", "+")}@${p.version}`;
+}
+
+function commandIn(dir: string, harness: string, p: Pin): string[] {
+  const relative = p.executables[platformKey()];
+  if (!relative) throw new Error(`${harness} ${p.version} has no executable pinned for ${platformKey()} (test/real/harnesses.json)`);
+  const exe = join(dir, ...relative.split("/"));
+  return p.runner ? [p.runner, exe] : [exe];
+}
+
+/** Runs `--version` in a scratch HOME (some harnesses unpack or write on first start). Null when it answers right. */
+function versionProblem(command: string[], version: string): string | null {
+  const exe = command.at(-1) as string;
+  if (!existsSync(exe)) return `executable missing: ${exe}`;
+  const home = mkdtempSync(join(tmpdir(), "aioson-real-version-"));
+  try {
+    const [file, ...args] = command as [string, ...string[]];
+    const run = spawnSync(file, [...args, "--version"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), COPILOT_PKG_CACHE_HOME: join(home, "copilot-pkg"), COPILOT_OFFLINE: "true", DISABLE_AUTOUPDATER: "1" },
+      encoding: "utf8",
+      timeout: VERSION_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = `${run.stdout ?? ""}${run.stderr ?? ""}`;
+    if (run.error) return `${exe} --version failed: ${run.error.message}`;
+    if (!output.includes(version)) return `${exe} --version answered ${JSON.stringify(output.trim().slice(0, 200))}, expected ${version}`;
+    return null;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function npmInstall(dir: string, p: Pin): void {
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "aioson-real-harness", private: true }, null, 2)}\n`);
+  const run = spawnSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${p.package}@${p.version}`], {
+    cwd: dir,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+    encoding: "utf8",
+    timeout: NPM_TIMEOUT_MS,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (run.error || run.status !== 0) {
+    throw new Error(`npm install ${p.package}@${p.version} failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr ?? "").trim().slice(-2_000)}`);
+  }
+}
+
+/** The installed harness, installing it first when the cache does not hold a working copy. */
+export function ensureInstalled(harness: string, log: (line: string) => void = () => {}): InstalledHarness {
+  const p = pin(harness);
+  const root = cacheRoot();
+  const dir = join(root, folderName(p));
+  const installed = (at: string): InstalledHarness => ({ harness, version: p.version, dir: at, command: commandIn(at, harness, p) });
+  if (existsSync(join(dir, ".complete"))) {
+    const problem = versionProblem(installed(dir).command, p.version);
+    if (!problem) return installed(dir);
+    log(`${harness}: cached copy unusable (${problem}); reinstalling`);
+    // Moved aside first (one rename), so a concurrent run never sees half a folder at the pinned path.
+    const aside = join(root, `.broken-${folderName(p)}-${process.pid}-${Date.now()}`);
+    renameSync(dir, aside);
+    rmSync(aside, { recursive: true, force: true });
+  }
+  mkdirSync(root, { recursive: true });
+  const staging = mkdtempSync(join(root, `.tmp-${folderName(p)}-`));
+  try {
+    log(`${harness}: npm install ${p.package}@${p.version} → ${dir}`);
+    npmInstall(staging, p);
+    const problem = versionProblem(installed(staging).command, p.version);
+    if (problem) throw new Error(`${harness} ${p.version}: ${problem}`);
+    writeFileSync(join(staging, ".complete"), `${new Date().toISOString()}\n`);
+    try {
+      renameSync(staging, dir);
+    } catch (error) {
+      // Another run published the same pin first: use its copy.
+      if (!existsSync(join(dir, ".complete"))) throw error;
+      rmSync(staging, { recursive: true, force: true });
+    }
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return installed(dir);
+}
