@@ -5,10 +5,10 @@
  * And the `guard_deny` opt-in itself (item 8): a measured HIGH violation becomes Claude Code's PreToolUse deny.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeStore, openStore } from "../src/store/db.ts";
-import { cleanupTemp, rows, runAioson, tempProject } from "./helpers.ts";
+import { REPO_ROOT, cleanupTemp, rows, runAioson, tempProject } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -98,17 +98,8 @@ describe("guard_decision rows", () => {
 });
 
 describe("context:guard `guard_deny: true`", () => {
-  const RULE = [
-    "---",
-    "enforcement: source-code-language",
-    "guard_deny: true",
-    "---",
-    "## Rules",
-    "- Write identifiers in English.",
-    "- Name files after what they hold, in English.",
-    "- Keep modules small.",
-    "",
-  ].join("\n");
+  /** The same rule the real-harness bench uses (test/real/claude/deny.real.ts). */
+  const RULE = readFileSync(join(REPO_ROOT, "test", "fixtures", "rules", "naming-deny.md"), "utf8");
 
   const pending = (project: string, file: string, content: string) => ({
     hook_event_name: "PreToolUse",

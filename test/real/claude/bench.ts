@@ -10,7 +10,7 @@ import { assertFinished, claudeConfigDir, runClaude, type ClaudeOptions, type Cl
 import { ensureInstalled, type InstalledHarness } from "../lib/install.ts";
 import { sweep, type RunResult } from "../lib/processes.ts";
 import { aioson, cleanupWorlds, events, makeWorld, ndjsonLines, type World } from "../lib/project.ts";
-import { ModelServer, type LoggedRequest, type ScriptOptions } from "../lib/server.ts";
+import { ModelServer, type LoggedRequest, type Reply, type ScriptOptions, type Step } from "../lib/server.ts";
 import { anthropicWire, lastToolResults, toolResults, type ToolResult } from "../lib/wire/anthropic.ts";
 
 export type BenchOptions = {
@@ -113,6 +113,14 @@ export function ran(run: ClaudeRun, event: string, needle: string, query?: strin
   const found = run.hooks.filter((hook) => hook.event === event && hook.command.includes(needle) && (query === undefined || hook.query === query));
   expect({ event, query: query ?? "*", needle, runs: found.length > 0 }).toEqual({ event, query: query ?? "*", needle, runs: true });
   return found;
+}
+
+/** A step that answers `reply` and hands the request it answered to `seen` (to look at what the model was sent). */
+export function capture(seen: (request: LoggedRequest) => void, reply: Reply): Step {
+  return (request) => {
+    seen(request);
+    return reply;
+  };
 }
 
 /** The model requests (turns) whose content holds `text`. */

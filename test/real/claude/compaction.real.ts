@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaudeRun } from "../lib/drivers/claude.ts";
 import type { LoggedRequest } from "../lib/server.ts";
-import { ClaudeBench, ran } from "./bench.ts";
+import { capture, ClaudeBench, ran } from "./bench.ts";
 
 const CHECKPOINT = "[AIOSON checkpoint]";
 const NEAR_THRESHOLD = 170_000;
@@ -29,10 +29,7 @@ beforeAll(async () => {
       turns: [
         { tools: [{ name: "Write", input: { file_path: `${P}/src/a.ts`, content: "export const a = 1;\n" } }], inputTokens: NEAR_THRESHOLD },
         { tools: [{ name: "Bash", input: { command: "true", description: "noop" } }], inputTokens: NEAR_THRESHOLD },
-        (request) => {
-          afterAuto = request;
-          return { text: "Wrote src/a.ts." };
-        },
+        capture((request) => (afterAuto = request), { text: "Wrote src/a.ts." }),
       ],
     },
   });
@@ -45,14 +42,7 @@ beforeAll(async () => {
   await bench.run({
     prompt: "continue",
     resume: auto.sessionId,
-    script: {
-      turns: [
-        (request) => {
-          afterManual = request;
-          return { text: "Continuing." };
-        },
-      ],
-    },
+    script: { turns: [capture((request) => (afterManual = request), { text: "Continuing." })] },
   });
 });
 

@@ -5,22 +5,13 @@
  * and writes a conforming file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPO_ROOT } from "../../helpers.ts";
 import type { ClaudeRun } from "../lib/drivers/claude.ts";
 import { ClaudeBench, ran, toolResultFor } from "./bench.ts";
 
-const RULE = [
-  "---",
-  "enforcement: source-code-language",
-  "guard_deny: true",
-  "---",
-  "## Rules",
-  "- Write identifiers in English.",
-  "- Name files after what they hold, in English.",
-  "- Keep modules small.",
-  "",
-].join("\n");
+const RULE = readFileSync(join(REPO_ROOT, "test", "fixtures", "rules", "naming-deny.md"), "utf8");
 
 let bench: ClaudeBench;
 let run: ClaudeRun;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaudeRun } from "../lib/drivers/claude.ts";
 import type { LoggedRequest } from "../lib/server.ts";
 import { offeredTools } from "../lib/wire/anthropic.ts";
-import { ClaudeBench, ran, toolResultFor } from "./bench.ts";
+import { capture, ClaudeBench, ran, toolResultFor } from "./bench.ts";
 
 const TASKS_OFF = { CLAUDE_CODE_ENABLE_TASKS: "0" };
 const TODOS = [
@@ -27,10 +27,7 @@ beforeAll(async () => {
     env: TASKS_OFF,
     script: {
       turns: [
-        (request) => {
-          firstRequest = request;
-          return { tools: [{ id: "toolu_todo", name: "TodoWrite", input: { todos: TODOS } }] };
-        },
+        capture((request) => (firstRequest = request), { tools: [{ id: "toolu_todo", name: "TodoWrite", input: { todos: TODOS } }] }),
         { text: "Planned." },
       ],
     },
@@ -40,14 +37,7 @@ beforeAll(async () => {
     prompt: "continue",
     resume: run.sessionId,
     env: TASKS_OFF,
-    script: {
-      turns: [
-        (request) => {
-          afterCompact = request;
-          return { text: "Continuing." };
-        },
-      ],
-    },
+    script: { turns: [capture((request) => (afterCompact = request), { text: "Continuing." })] },
   });
 });
 
