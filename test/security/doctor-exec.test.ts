@@ -104,9 +104,10 @@ describe("hooks:doctor runs nothing a config file wrote", () => {
     expect(foreignIssue(json, "codex")).toBeDefined();
     // Still useful: the handlers hooks:install wrote ran through the shell, and the telemetry ones recorded.
     const claude = json.harnesses.find((h: Json) => h.tool === "claude");
-    expect(claude.handlers.length).toBe(9);
+    // Ten: spec 9.5's nine and Claude Code's SessionEnd (issue 12); the SessionEnd emit lands too.
+    expect(claude.handlers.length).toBe(10);
     expect(claude.handlers.every((h: Json) => h.ok)).toBe(true);
-    expect(claude.handlers.filter((h: Json) => h.landed === true).length).toBe(7);
+    expect(claude.handlers.filter((h: Json) => h.landed === true).length).toBe(8);
   });
 
   test("an installed agent carrying a command substitution makes the handlers foreign, not run", () => {
