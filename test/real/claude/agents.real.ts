@@ -26,7 +26,14 @@ beforeAll(async () => {
         {
           name: "sub-agent",
           match: (request, wire) => wire.firstSentText(request.body).includes(SUBAGENT),
-          turns: [{ tools: [{ name: "Read", input: { file_path: `${P}/src/cart.ts` } }] }, { text: "Reviewer report: src/cart.ts is fine." }],
+          turns: [
+            { tools: [{ name: "Read", input: { file_path: `${P}/src/cart.ts` } }] },
+            // Reports only once the user's turn is over (its reminder answered): the result then starts its own round.
+            async () => {
+              await bench.server.answered((request) => request.lane === null && bench.server.wire.lastSentText(request.body).includes(REMINDER_TEXT));
+              return { text: "Reviewer report: src/cart.ts is fine." };
+            },
+          ],
         },
       ],
       // The main conversation answers by what it was just sent: the reminder, the notification, or the launch.

@@ -30,14 +30,20 @@ export type LoggedRequest = {
   kind: RequestKind;
   /** The lane that answered it (null: the main conversation or a side request). */
   lane: string | null;
+  /** Set once the reply was handed back. */
+  answered: boolean;
   at: string;
 };
 
 /** `turn`: a conversation request the script answers; `compact`: the harness asks for its summary; `side`: the rest. */
 export type RequestKind = "turn" | "compact" | "side";
 
-/** A script step: a fixed reply, or one computed from the request (to react to what the harness sent). */
-export type Step = Reply | ((request: LoggedRequest, wire: Wire) => Reply);
+/**
+ * A script step: a fixed reply, or one computed from the request (to react to what the harness sent), possibly
+ * later (a sub-agent that answers only once the main conversation got somewhere: the order of concurrent
+ * conversations is then the script's, not the machine's load).
+ */
+export type Step = Reply | ((request: LoggedRequest, wire: Wire) => Reply | Promise<Reply>);
 
 export type Wire = {
   name: string;
@@ -120,10 +126,14 @@ export class ModelServer {
       body,
       kind,
       lane: null,
+      answered: false,
       at: new Date().toISOString(),
     };
     this.requests.push(logged);
-    if (kind === "side") return this.wire.side(url.pathname, body);
+    if (kind === "side") {
+      logged.answered = true;
+      return this.wire.side(url.pathname, body);
+    }
     const lane = kind === "turn" ? this.#lanes.find((candidate) => candidate.match(logged, this.wire)) : undefined;
     if (lane) logged.lane = lane.name;
     const queue = kind === "compact" ? this.#compactions : (lane?.turns ?? this.#turns);
@@ -132,12 +142,24 @@ export class ModelServer {
       if (kind === "turn" && this.#fallback === DEFAULT_FALLBACK) this.unscripted++;
       step = kind === "compact" ? { text: DEFAULT_SUMMARY } : this.#fallback;
     }
-    const reply = typeof step === "function" ? step(logged, this.wire) : step;
+    const reply = typeof step === "function" ? await step(logged, this.wire) : step;
+    logged.answered = true;
     if (reply.error) return Response.json({ type: "error", error: { type: "api_error", message: reply.error.message } }, { status: reply.error.status });
     return this.wire.render(reply, body, () => ++this.#ids);
   }
 
   /** Model requests (turns and compactions), oldest first. */
+  /** Resolves once a model request satisfies `test` and has been answered (polling; rejects after `timeoutMs`). */
+  async answered(test: (request: LoggedRequest) => boolean, timeoutMs = 120_000): Promise<LoggedRequest> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.requests.find((request) => request.answered && test(request));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error("the awaited request never came");
+      await Bun.sleep(20);
+    }
+  }
+
   modelRequests(): LoggedRequest[] {
     return this.requests.filter((request) => request.kind !== "side");
   }
