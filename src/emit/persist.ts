@@ -14,8 +14,7 @@ import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 import { applyTaskChange, previousTasks, taskPlanPayload } from "./task-plan.ts";
-import { COMPACTION_CONFIRMED, unconfirmedNewest } from "../recap/markers.ts";
-import { sessionMarkers } from "../recap/rows.ts";
+import { COMPACTION_CONFIRMED, sessionMarkers, unconfirmedNewest } from "../recap/markers.ts";
 
 const WRITTEN_BY = "hooks:emit";
 

@@ -7,6 +7,7 @@
  * its `SessionStart(compact)`, before any `PostCompact`). A marker without the flag (other harnesses, rows written
  * before this rule) counts as soon as it is written, as spec 5.4 says.
  */
+import type { Database } from "bun:sqlite";
 
 /** Payload key of a marker that waits for its confirmation. */
 export const NEEDS_CONFIRMATION = "needs_confirmation";
@@ -46,4 +47,30 @@ export function boundaryOf(rows: readonly MarkerRow[]): number {
 export function unconfirmedNewest(rows: readonly MarkerRow[]): number | null {
   const last = rows.at(-1);
   return last && !last.confirmation && last.flagged ? last.id : null;
+}
+
+/**
+ * A row of a `source='live'` run (SQL on `execution_events e`). Every run event copies its run's source into the
+ * row (spec 2.5 appendRunEvent) and a run's source never changes, so the row's own column answers without a lookup
+ * per row; only a row written without it asks the run. Standalone rows (no run) are excluded.
+ */
+export const LIVE_RUN = `e.run_key IS NOT NULL AND (e.source = 'live'
+  OR (e.source IS NULL AND EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')))`;
+
+const MARKER_COLUMNS = `e.id AS id, e.event_type = '${COMPACTION_CONFIRMED}' AS confirmation,
+  instr(COALESCE(e.payload_json, ''), '${NEEDS_CONFIRMATION_MARK}') > 0 AS flagged`;
+const MARKER_TYPES = `e.event_type IN ('compaction', '${COMPACTION_CONFIRMED}')`;
+
+function markerRows(rows: unknown[]): MarkerRow[] {
+  return (rows as Array<{ id: number; confirmation: number; flagged: number }>).map((row) => ({ id: row.id, confirmation: row.confirmation === 1, flagged: row.flagged === 1 }));
+}
+
+/** The compaction markers and confirmations of a harness session in live runs, in id order. */
+export function sessionMarkers(db: Database, session: string): MarkerRow[] {
+  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id = ? AND ${MARKER_TYPES} AND ${LIVE_RUN} ORDER BY e.id`).all(session));
+}
+
+/** The same for one run (spec 5.4 legacy mode: rows without harness session ids). */
+export function runMarkers(db: Database, runKey: string): MarkerRow[] {
+  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.run_key = ? AND ${MARKER_TYPES} ORDER BY e.id`).all(runKey));
 }

@@ -8,8 +8,8 @@ import { renderCheckpoint } from "./layout.ts";
 import { nextStepFor } from "./next-step.ts";
 import { isoNow } from "../core/time.ts";
 import { appendEventToRun, getRun } from "../store/records.ts";
-import { COMPACTION_CONFIRMED, unconfirmedNewest } from "./markers.ts";
-import { harnessSessionRows, latestHarnessSession, legacyRunRows, sessionMarkers, type RecapRows } from "./rows.ts";
+import { COMPACTION_CONFIRMED, sessionMarkers, unconfirmedNewest } from "./markers.ts";
+import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
 
 export type RecapRequest = {
   root: string;

@@ -12,7 +12,7 @@
  * - in the span P: the newest `artifact` per grouping key and the newest `agent_message` rows.
  */
 import type { Database } from "bun:sqlite";
-import { boundaryOf, COMPACTION_CONFIRMED, NEEDS_CONFIRMATION_MARK, type MarkerRow } from "./markers.ts";
+import { boundaryOf, COMPACTION_CONFIRMED, LIVE_RUN, runMarkers, sessionMarkers } from "./markers.ts";
 
 /** The columns a checkpoint reads; everything else in the row is irrelevant to it. */
 export type EventRow = {
@@ -45,13 +45,6 @@ const ACTIVATIONS_READ = 16;
 /** Newest messages read to find a non-blank one (hooks:emit never records a blank message). */
 const MESSAGES_READ = 8;
 
-/**
- * A row of a `source='live'` run. Every run event copies its run's source into the row (spec 2.5
- * appendRunEvent) and a run's source never changes, so the row's own column answers without a
- * lookup per row; only a row written without it asks the run. Standalone rows (no run) are excluded.
- */
-const LIVE_RUN = `e.run_key IS NOT NULL AND (e.source = 'live'
-  OR (e.source IS NULL AND EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')))`;
 const COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
 
 /** The harness session that recorded last in a `source='live'` run (spec 5.3 third choice). */
@@ -68,19 +61,6 @@ export function latestHarnessSession(db: Database): string | null {
  * look each row up through the indexes of `where` (see `sessionWindow`).
  */
 type WindowSource = { where: string; params: Record<string, string | number>; from?: number };
-
-const MARKER_COLUMNS = `e.id AS id, e.event_type = '${COMPACTION_CONFIRMED}' AS confirmation,
-  instr(COALESCE(e.payload_json, ''), '${NEEDS_CONFIRMATION_MARK}') > 0 AS flagged`;
-const MARKER_TYPES = `e.event_type IN ('compaction', '${COMPACTION_CONFIRMED}')`;
-
-function markerRows(rows: unknown[]): MarkerRow[] {
-  return (rows as Array<{ id: number; confirmation: number; flagged: number }>).map((row) => ({ id: row.id, confirmation: row.confirmation === 1, flagged: row.flagged === 1 }));
-}
-
-/** The compaction markers and confirmations of a harness session in live runs, in id order (markers.ts). */
-export function sessionMarkers(db: Database, session: string): MarkerRow[] {
-  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id = ? AND ${MARKER_TYPES} AND ${LIVE_RUN} ORDER BY e.id`).all(session));
-}
 
 /**
  * Session mode: the session's rows in live runs, plus the rows of its run R (the run of its newest
@@ -120,7 +100,7 @@ function sessionWindow(db: Database, session: string): { source: WindowSource; b
 
 /** Legacy mode: W = P = the rows of run R after its own previous compaction. */
 function legacyWindow(db: Database, runKey: string): { source: WindowSource; boundary: number } {
-  const boundary = boundaryOf(markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.run_key = ? AND ${MARKER_TYPES} ORDER BY e.id`).all(runKey)));
+  const boundary = boundaryOf(runMarkers(db, runKey));
   return { boundary, source: { where: "e.run_key = $run AND e.id > $after", params: { $run: runKey, $after: boundary } } };
 }
 
