@@ -195,16 +195,6 @@ function parseLine(text: string): Json | null {
   }
 }
 
-/** The lines of a text, last first. */
-function* linesBackwardOfText(text: string): Generator<string> {
-  let end = text.length;
-  while (end > 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    yield text.slice(start, end);
-    end = start > 0 ? start - 1 : 0;
-  }
-}
-
 const CHUNK_BYTES = 256 * 1024;
 
 /**
@@ -262,16 +252,12 @@ function turnFromLines(lines: Iterable<string>): Turn {
   return turn;
 }
 
-export function turnFromText(text: string): Turn {
-  return turnFromLines(linesBackwardOfText(text));
-}
-
 function normalizeText(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
 /** Does the turn already hold the answer the Stop payload reports (`last_assistant_message`)? */
-export function turnHolds(turn: Turn, lastMessage: string): boolean {
+function turnHolds(turn: Turn, lastMessage: string): boolean {
   const wanted = normalizeText(lastMessage);
   return wanted === "" || normalizeText(turn.assistantText.join("\n")).includes(wanted);
 }
@@ -280,7 +266,7 @@ export function turnHolds(turn: Turn, lastMessage: string): boolean {
  * How long a Stop guard waits for the transcript to reach the answer it judges. Claude Code writes the file
  * asynchronously: at the first Stop of a short run 15–27 lines of ~30 were on disk (real-harnesses §1).
  */
-export const STOP_WAIT_MS = 3_000;
+const STOP_WAIT_MS = 3_000;
 
 export type StopTurn = { turn: Turn; complete: boolean; waitedMs: number };
 
