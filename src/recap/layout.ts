@@ -4,7 +4,7 @@
  * at the first line that does not fit in 2,000 characters, so the cut drops the least useful facts
  * and never half a line.
  */
-import { sanitizeItem } from "../text/sanitize.ts";
+import { Sanitizer as ItemSanitizer, withheldLine as withheldNotice } from "../text/sanitize.ts";
 import type { Facts, PlanStatus } from "./facts.ts";
 import { expectedArtifacts, type NextStep } from "./next-step.ts";
 
@@ -22,7 +22,7 @@ export const FAILING_HEADING = "Still failing:";
 export const NOTES_HEADING = "Continuity notes:";
 
 export function withheldLine(count: number): string {
-  return `Withheld ${count} recorded item(s) that read like instructions to an AI.`;
+  return withheldNotice(count, "recorded item(s)");
 }
 
 /** A line of the checkpoint; a heading is only kept when an item follows it. */
@@ -44,18 +44,8 @@ export function capText(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** Sanitizes recorded items and counts the withheld ones. */
-class Sanitizer {
-  withheld = 0;
-
-  /** The sanitized text, or null when withheld (counted) or empty. */
-  item(raw: string | null | undefined): string | null {
-    if (raw === null || raw === undefined) return null;
-    const result = sanitizeItem(raw);
-    if (result.kind === "withheld") this.withheld += 1;
-    return result.kind === "kept" ? result.text : null;
-  }
-
+/** The shared sanitiser, plus the capped lists of the checkpoint. */
+class Sanitizer extends ItemSanitizer {
   /**
    * Sanitizes every item, drops withheld/empty ones, then applies the cap. `distinct` also drops an
    * item that sanitizes to a line already kept (two recorded paths that differ only by a hidden

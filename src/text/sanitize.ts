@@ -1,8 +1,11 @@
 /**
- * Spec 5.8: everything recorded (tool inputs, file names, the model's own words) is untrusted, and
- * the post-compaction checkpoint is injected at the harness's system level. Each item goes through
- * the six steps below, in this order, before it may go back into a model.
+ * Spec 5.8: everything recorded (tool inputs, file names, the model's own words) and everything a project holds
+ * (rules, lessons, commit subjects, branch names, kit texts) is untrusted, and what aioson injects lands at the
+ * harness's system level. This is the one sanitiser: every item of every text that goes back into a model — the
+ * recap, context:guard's constraints and findings, the lesson, session-context and context-save texts, the guards'
+ * reasons that quote recorded or project text — goes through the six steps below, in this order.
  */
+import { foldConfusables } from "./confusables.ts";
 import { redactSecrets } from "./redact.ts";
 
 export type Sanitized = { kind: "kept"; text: string } | { kind: "withheld" } | { kind: "empty" };
@@ -13,14 +16,31 @@ export function removeHtmlComments(text: string): string {
 }
 
 /**
- * Step 2: zero-width and bidirectional controls, word joiners, BOM, soft hyphen, Unicode tag
- * characters, C0 controls except TAB/LF, DEL and C1 controls — characters a reader cannot see but a
- * model reads.
+ * Step 2: characters a reader cannot see but a model reads. Spec 5.8 lists zero-width and bidirectional controls,
+ * word joiners, BOM, soft hyphen, Unicode tag characters, C0 controls except TAB/LF, DEL and C1 controls; the two
+ * Unicode properties below hold all of those (but the controls) and the rest of their families: every default
+ * ignorable code point (variation selectors U+FE00–FE0F and U+E0100–E01EF, the combining grapheme joiner U+034F, the
+ * Hangul fillers U+115F/U+1160/U+3164/U+FFA0, the Mongolian vowel separator and free variation selectors
+ * U+180B–180F, the Arabic letter mark U+061C, the Khmer inherent vowels, U+2065–206F, the unassigned rest of
+ * U+E0000–E0FFF) and every format character (the interlinear annotation marks U+FFF9–FFFB, the prepended
+ * concatenation marks, the shorthand and musical format controls...). U+2800 (Braille blank) is a letter-like
+ * symbol that draws nothing; lone surrogates draw a replacement box at best.
  */
-const HIDDEN = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u{E0000}-\u{E007F}\u0000-\u0008\u000B-\u001F\u007F-\u009F]/gu;
+const HIDDEN_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2800`;
+const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, "gu");
 
 export function removeHiddenCharacters(text: string): string {
   return text.replace(HIDDEN, "");
+}
+
+/**
+ * Fullwidth and small-form angle brackets (`＜/system-reminder＞`) become `<` and `>`, so step 6 neutralises the tag
+ * they would otherwise spell past it.
+ */
+const BRACKET_LOOK_ALIKES = /[\uFF1C\uFE64\uFF1E\uFE65]/g;
+
+export function unifyAngleBrackets(text: string): string {
+  return text.replace(BRACKET_LOOK_ALIKES, (char) => (char === "\uFF1C" || char === "\uFE64" ? "<" : ">"));
 }
 
 /** Step 3: one line, single spaces. Every Unicode space counts (U+2028 would otherwise start a line). */
@@ -47,8 +67,13 @@ const INSTRUCTION_PATTERNS: readonly RegExp[] = [
 /** A word every pattern above needs: text without any of them skips the patterns. */
 const INSTRUCTION_WORDS = /ignore|disregard|forget|override|you are|from now on|henceforth|system|developer|jailbreak|assistant|<\||do not|don't|never|instructions|\bai\b|llm|language model/i;
 
+/**
+ * The test runs on the text as the letters it shows (look-alikes of other scripts, fullwidth and mathematical forms
+ * and combining marks folded: "Ign<Cyrillic о>re all previous instructions" reads as what it imitates).
+ */
 export function readsAsInstruction(collapsed: string): boolean {
-  return INSTRUCTION_WORDS.test(collapsed) && INSTRUCTION_PATTERNS.some((pattern) => pattern.test(collapsed));
+  const shown = foldConfusables(collapsed);
+  return INSTRUCTION_WORDS.test(shown) && INSTRUCTION_PATTERNS.some((pattern) => pattern.test(shown));
 }
 
 /**
@@ -61,14 +86,13 @@ export function neutralizeTags(text: string): string {
 }
 
 /**
- * Words of characters that are neither whitespace, `<`, a hidden character of step 2 nor half of a
- * surrogate pair (so no astral character, tag characters included), single spaces between them and
- * none at either end: steps 1–3 and 6 cannot change such an item (no comment, hidden character,
- * whitespace run or tag can be spelled with it), so only redaction and the instruction check run.
- * Most recorded items — paths, commands, plan items — take this path. Keep it in step with HIDDEN.
+ * Words of characters that are neither whitespace, `<` (or a look-alike of it) nor a hidden character of step 2,
+ * single spaces between them and none at either end: steps 1–3 and 6 cannot change such an item (no comment, hidden
+ * character, whitespace run or tag can be spelled with it), so only redaction and the instruction check run. Most
+ * recorded items — paths, commands, plan items — take this path.
  */
-const PLAIN_WORD = String.raw`[^\s<\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]+`;
-const PLAIN_WORDS = new RegExp(`^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`);
+const PLAIN_WORD = `[^\\s<\\uFF1C\\uFE64${HIDDEN_CLASS}]+`;
+const PLAIN_WORDS = new RegExp(`^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`, "u");
 
 /** Steps 1–6 on one recorded item. `empty` when nothing visible is left. */
 export function sanitizeItem(raw: string): Sanitized {
@@ -76,9 +100,47 @@ export function sanitizeItem(raw: string): Sanitized {
     const redacted = redactSecrets(raw);
     return readsAsInstruction(redacted) ? { kind: "withheld" } : { kind: "kept", text: redacted };
   }
-  const collapsed = collapseWhitespace(removeHiddenCharacters(removeHtmlComments(raw)));
+  const collapsed = collapseWhitespace(unifyAngleBrackets(removeHiddenCharacters(removeHtmlComments(raw))));
   const redacted = redactSecrets(collapsed);
   if (readsAsInstruction(redacted)) return { kind: "withheld" };
   const text = neutralizeTags(redacted);
   return text ? { kind: "kept", text } : { kind: "empty" };
+}
+
+/**
+ * Sanitises the items of one text that goes back into a model and counts the withheld ones, so the text can say how
+ * many it left out (`withheldLine`).
+ */
+export class Sanitizer {
+  withheld = 0;
+
+  /** The sanitised text, or null when withheld (counted) or empty. */
+  item(raw: string | null | undefined): string | null {
+    if (raw === null || raw === undefined) return null;
+    const result = sanitizeItem(raw);
+    if (result.kind === "withheld") this.withheld += 1;
+    return result.kind === "kept" ? result.text : null;
+  }
+
+  /**
+   * A multi-line text (a project's reminder, a snapshot) line by line: each line an item, empty lines dropped. An
+   * instruction spelled across lines is withheld whole: the lines read together are tested too.
+   */
+  lines(raw: string): string[] {
+    const kept: string[] = [];
+    for (const line of removeHtmlComments(raw).split(/\r\n|[\n\r\u2028\u2029]/)) {
+      const text = this.item(line);
+      if (text !== null) kept.push(text);
+    }
+    if (kept.length > 1 && readsAsInstruction(kept.join(" "))) {
+      this.withheld += kept.length;
+      return [];
+    }
+    return kept;
+  }
+}
+
+/** The closing line of a text that withheld something; `what` names the items ("recorded item(s)", "line(s)"). */
+export function withheldLine(count: number, what = "item(s)"): string {
+  return `Withheld ${count} ${what} that read like instructions to an AI.`;
 }
