@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
 import { matchPath } from "../brief/match.ts";
+import { readUserConfig } from "../core/user-config.ts";
 import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
 import { ruleConstraints } from "./constraints.ts";
@@ -137,9 +138,10 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   let jevReport: JevReport;
   let kept = vocabulary;
   const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
-  // No models file means no judge: answer that without loading the judge module.
-  const askJudge = input.jev && judged.length > 0 && existsSync(join(root, "aioson-models.json"));
-  if (askJudge) {
+  // Only the user turns the judge on (README "Security"): without a `jev` section in the user config there is no
+  // judge, answered without loading the judge module.
+  const userConfig = input.jev && judged.length > 0 ? readUserConfig(input.env) : null;
+  if (userConfig?.kind === "ok" && userConfig.config.jev !== undefined) {
     const { judge } = await import("./jev.ts");
     const descriptions = new Map(picked.map((item) => [item.path, item.candidate.description]));
     const verdict = await judge({
@@ -149,11 +151,12 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
       content: write.content,
       rules: judged.map((block) => ({ path: block.path, description: descriptions.get(block.path) ?? "", constraints: block.constraints })),
       env: input.env,
+      userConfig: userConfig.config,
     });
     jevReport = verdict.report;
     kept = vocabulary.filter((block) => !verdict.drop.has(block.path));
   } else {
-    const status = !input.jev ? "disabled" : judged.length === 0 ? "nothing_to_judge" : "unconfigured";
+    const status = !input.jev ? "disabled" : judged.length === 0 ? "nothing_to_judge" : userConfig?.kind === "invalid" ? "invalid" : "unconfigured";
     jevReport = { status, judged: 0, dropped: 0, min_noul: DEFAULT_MIN_NOUL };
   }
   const ownerText = new Map(violations.map((block) => [block.owner.rel, block.owner.text]));
