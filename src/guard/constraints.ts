@@ -1,6 +1,11 @@
 import { parseFrontmatter } from "../rules/frontmatter.ts";
+import { removeHiddenCharacters, Sanitizer } from "../text/sanitize.ts";
 
-/** Spec 6.8: a rule's own constraints, read from the rule file. */
+/**
+ * Spec 6.8: a rule's own constraints, read from the rule file. A rule file is project text and its bullets go
+ * into a model: each bullet is sanitised (spec 5.8) before it is classified, de-duplicated and capped, and the
+ * bullets withheld as instructions to an AI are only counted.
+ */
 
 const REQUIRED_TITLE = /required behavior|framework first|componentization|data access|controls|rules|baseline/;
 const DIRECTIVE = /^(?:(?:use|keep|prefer|put|load|treat|turn|verify|report|make|add|separate)\b|do not\b|never\b|avoid\b|no )/i;
@@ -13,7 +18,7 @@ const STACK_WORDS = new Set(
 );
 const STACK_SCOPE = /^for\s+(non-)?([a-z0-9.]+)(?:\s+stacks?)?\s*[,:]/i;
 
-export type RuleConstraints = { constraints: string[]; forbidden: string[] };
+export type RuleConstraints = { constraints: string[]; forbidden: string[]; withheld: number };
 
 function titleNorm(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
@@ -24,8 +29,8 @@ function bulletText(line: string): string | null {
   return match ? (match[1] as string) : null;
 }
 
-/** Required-section bullets, then directive bullets elsewhere, each in document order, without repeats. */
-function collectBullets(body: string): string[] {
+/** Required-section bullets, then directive bullets elsewhere, each in document order, sanitised, without repeats. */
+function collectBullets(body: string, clean: Sanitizer): string[] {
   const required: string[] = [];
   const directive: string[] = [];
   const seen = new Set<string>();
@@ -48,10 +53,12 @@ function collectBullets(body: string): string[] {
       }
       continue;
     }
-    const text = bulletText(line);
-    if (text === null) continue;
-    if (!inRequired && !DIRECTIVE.test(text)) continue;
-    if (seen.has(text)) continue;
+    const raw = bulletText(line);
+    // Only bullets that would be shown are sanitised (and counted when withheld); hidden characters cannot
+    // disguise a directive's first word.
+    if (raw === null || (!inRequired && !DIRECTIVE.test(removeHiddenCharacters(raw).trimStart()))) continue;
+    const text = clean.item(raw);
+    if (text === null || seen.has(text)) continue;
     seen.add(text);
     (inRequired ? required : directive).push(text);
   }
@@ -87,12 +94,13 @@ export function rankForStack(bullets: readonly string[], stack: string): string[
 /** Constraints (first 10) and forbidden patterns (first 6 not already among the constraints). */
 export function ruleConstraints(text: string, stack = ""): RuleConstraints {
   const body = parseFrontmatter(text).body;
-  const bullets = rankForStack(collectBullets(body), stack);
+  const clean = new Sanitizer();
+  const bullets = rankForStack(collectBullets(body, clean), stack);
   const constraints = bullets.slice(0, 10);
   const known = new Set(constraints.map((c) => c.toLowerCase()));
   const forbidden = bullets
     .filter((b) => FORBIDDEN_START.test(b) || FORBIDDEN_ANY.test(b))
     .filter((b) => !known.has(b.toLowerCase()))
     .slice(0, 6);
-  return { constraints, forbidden };
+  return { constraints, forbidden, withheld: clean.withheld };
 }

@@ -90,7 +90,7 @@ async function violationsOf(root: string, write: PendingWrite, rel: string, agen
  * `guard_decision` (kit/decisions.ts), not as a `guard_injected`: nothing was injected and the file never held it.
  */
 async function deny(root: string, write: PendingWrite, rel: string, agent: string, blocks: readonly ViolationBlock[], stack: string): Promise<GuardResult> {
-  const denial = formatDenial(write.file, rel, blocks, (path) => ruleConstraints(blocks.find((block) => block.owner.rel === path)?.owner.text ?? "", stack).constraints);
+  const denial = formatDenial(write.file, rel, blocks, (path) => ruleConstraints(blocks.find((block) => block.owner.rel === path)?.owner.text ?? "", stack));
   if (!denial) return { ...EMPTY, agent };
   if (existsSync(dbPath(root))) {
     const { recordGuardDecision } = await import("../kit/decisions.ts");
@@ -160,7 +160,7 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
     jevReport = { status, judged: 0, dropped: 0, min_noul: DEFAULT_MIN_NOUL };
   }
   const ownerText = new Map(violations.map((block) => [block.owner.rel, block.owner.text]));
-  const injection = formatInjection(write.file, rel, kept, violations, (path) => ruleConstraints(ownerText.get(path) ?? "", brief.stack).constraints);
+  const injection = formatInjection(write.file, rel, kept, violations, (path) => ruleConstraints(ownerText.get(path) ?? "", brief.stack));
   if (!injection) return { ...EMPTY, agent };
   // Nothing routed means the narrow brief cannot tell "no must-load at all" from "none of them strong":
   // a violation-only injection then takes its confidence from the whole brief.

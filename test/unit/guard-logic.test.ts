@@ -152,6 +152,7 @@ describe("rule constraints", () => {
     expect(ruleConstraints(text, "React")).toEqual({
       constraints: ["For React, use hooks.", "Name things well.", "Do not repeat.", "Use tokens.", "Never log secrets."],
       forbidden: [],
+      withheld: 0,
     });
     expect(ruleConstraints(text, "").constraints).toContain("For Laravel, use Eloquent.");
     expect(ruleConstraints(text, "Laravel").constraints.slice(0, 2)).toEqual(["For Laravel, use Eloquent.", "Name things well."]);
