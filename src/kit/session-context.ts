@@ -1,28 +1,17 @@
 /**
  * session-context: at SessionStart, one compact line of project and git state plus the recent commits, at most
  * 800 characters: `Project: app@1.2.0 | Branch: main | HEAD: abc1234 feat: x | Uncommitted changes: 3 files`.
- * Outside a git work tree: nothing.
+ * Outside a git work tree: nothing. The project label, the branch name and every commit subject are the
+ * repository's text going into a model: each is sanitised, and a withheld one is only counted. git runs with the
+ * repository's own commands switched off (`./git.ts`).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { Sanitizer, withheldLine } from "../text/sanitize.ts";
+import { gitStatus, runGit } from "./git.ts";
 
 export const CONTEXT_MAX = 800;
 const RECENT_COMMITS = 5;
-
-function git(dir: string, args: readonly string[]): string | null {
-  try {
-    const result = Bun.spawnSync(["git", "-C", dir, ...args], {
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-      timeout: 3_000,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
-    });
-    return result.exitCode === 0 ? result.stdout.toString() : null;
-  } catch {
-    return null;
-  }
-}
 
 function readText(path: string): string | null {
   try {
@@ -71,22 +60,33 @@ function branchOf(header: string): string {
   return text.split("...")[0]?.split(" ")[0] ?? text;
 }
 
+/** `<hash> <subject>` with the subject sanitised; the hash alone when the subject is withheld or empty. */
+function commitLine(line: string, clean: Sanitizer): string {
+  const space = line.indexOf(" ");
+  const hash = (space < 0 ? line : line.slice(0, space)).replace(/[^0-9a-f]/gi, "");
+  const subject = space < 0 ? null : clean.item(line.slice(space + 1));
+  return subject ? `${hash} ${subject}` : hash;
+}
+
 export function sessionContext(dir: string): string | null {
-  const status = git(dir, ["status", "--porcelain=v1", "-b", "--untracked-files=normal"]);
+  const status = gitStatus(dir);
   if (status === null) return null;
+  const clean = new Sanitizer();
   const lines = status.split("\n").filter(Boolean);
-  const branch = branchOf(lines[0] ?? "");
+  const branch = clean.item(branchOf(lines[0] ?? "")) ?? "(unnamed)";
   const changes = Math.max(0, lines.length - 1);
-  const top = git(dir, ["rev-parse", "--show-toplevel"])?.trim();
-  const log = git(dir, ["log", `-n${RECENT_COMMITS}`, "--format=%h %s"]) ?? "";
-  const commits = log.split("\n").filter(Boolean);
-  const project = projectLabel(top && existsSync(top) ? top : dir);
+  const top = runGit(dir, ["rev-parse", "--show-toplevel"])?.trim();
+  const log = runGit(dir, ["log", `-n${RECENT_COMMITS}`, "--no-show-signature", "--format=%h %s"]) ?? "";
+  const commits = log.split("\n").filter(Boolean).map((line) => commitLine(line, clean));
+  const project = clean.item(projectLabel(top && existsSync(top) ? top : dir)) ?? "(unnamed)";
   const head = commits[0] ?? "(no commits)";
   const summary = `Project: ${project} | Branch: ${branch} | HEAD: ${head} | Uncommitted changes: ${changes} file${changes === 1 ? "" : "s"}`;
   const parts = [summary.length > CONTEXT_MAX ? `${summary.slice(0, CONTEXT_MAX - 1)}…` : summary];
+  const tail = clean.withheld > 0 ? withheldLine(clean.withheld) : null;
+  const reserve = tail === null ? 0 : tail.length + 1;
   if (commits.length > 1) {
     const header = "Recent commits:";
-    let length = parts[0]!.length + 1 + header.length;
+    let length = parts[0]!.length + 1 + header.length + reserve;
     const kept: string[] = [];
     for (const commit of commits.slice(1)) {
       const line = `- ${commit}`;
@@ -96,5 +96,6 @@ export function sessionContext(dir: string): string | null {
     }
     if (kept.length > 0) parts.push(header, ...kept);
   }
+  if (tail !== null && parts.join("\n").length + reserve <= CONTEXT_MAX) parts.push(tail);
   return parts.join("\n");
 }
