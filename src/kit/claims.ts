@@ -3,6 +3,7 @@
  * turn (read, search, list, create, edit, shell — inputs or outputs). Matching is by path suffix both ways on
  * `/`-normalised, case-folded paths (`/home/me/app/src/a.ts` verifies `src/a.ts` and the other way round).
  */
+import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 import type { Turn } from "./transcript.ts";
 
 export const MIN_PATH_LENGTH = 6;
@@ -112,6 +113,10 @@ export function unverifiedPaths(turn: Turn, extraText: string, max = DEFAULT_MAX
   return mentioned.filter((path) => !isVerified(path, touched)).slice(0, max);
 }
 
+/** The block reason; the paths are the model's own words going back to it, so each one is sanitised. */
 export function unverifiedReason(paths: readonly string[]): string {
-  return `UNVERIFIED FILE REFERENCES — these paths were mentioned without prior tool verification: ${paths.join(", ")}. Verify each with a tool (read, search, list) or mark it as assumed.`;
+  const clean = new Sanitizer();
+  const shown = paths.map((path) => clean.item(path)).filter((path): path is string => path !== null);
+  const withheld = clean.withheld > 0 ? ` ${withheldLine(clean.withheld, "path(s)")}` : "";
+  return `UNVERIFIED FILE REFERENCES — these paths were mentioned without prior tool verification: ${shown.join(", ")}.${withheld} Verify each with a tool (read, search, list) or mark it as assumed.`;
 }

@@ -3,6 +3,8 @@
  * medium (🟡) or low (🔴) row needs a non-empty "Tools used" cell whose tools were really called in the
  * transcript. High (🟢) rows need nothing. No table: nothing to check.
  */
+import { Sanitizer, withheldLine } from "../text/sanitize.ts";
+
 export type TableRow = { axis: string; confidence: string; tools: string[] };
 export type RowFault = { axis: string; problem: string };
 
@@ -69,7 +71,15 @@ export function confidenceFaults(rows: readonly TableRow[], called: ReadonlySet<
   return faults;
 }
 
+/** The block reason; axes and tool names are the model's own words going back to it, so each row is sanitised. */
 export function confidenceReason(faults: readonly RowFault[]): string {
-  const list = faults.map((fault) => `"${fault.axis}" (${fault.problem})`).join("; ");
-  return `Confidence table: medium/low rows need tool evidence — ${list}. Investigate with tools and list the ones you really used, or raise the evidence before finishing.`;
+  const clean = new Sanitizer();
+  const rows: string[] = [];
+  for (const fault of faults) {
+    const axis = clean.item(fault.axis) ?? "";
+    const problem = clean.item(fault.problem);
+    if (problem !== null) rows.push(`"${axis}" (${problem})`);
+  }
+  const withheld = clean.withheld > 0 ? ` ${withheldLine(clean.withheld, "table cell(s)")}` : "";
+  return `Confidence table: medium/low rows need tool evidence — ${rows.join("; ")}.${withheld} Investigate with tools and list the ones you really used, or raise the evidence before finishing.`;
 }

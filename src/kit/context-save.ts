@@ -2,15 +2,17 @@
  * context-save: before compaction, a markdown snapshot of the session as the store recorded it (hooks:emit rows,
  * spec hooks-behavior §4): files edited (`artifact`), commands run (`step_done`), decisions, open TODOs (the
  * last plan of `TodoWrite`/`update_plan` notes) and the last agent message. Written to
- * `<root>/<dir>/session-<id>-snapshot.md` (dir `docs/maps` unless kit.json says otherwise).
+ * `<root>/<dir>/session-<id>-snapshot.md` (dir `docs/maps` unless kit.json says otherwise). The agent is told to
+ * read it after the compaction, so every recorded item in it is sanitised like the recap's (withheld ones are
+ * counted at the end), and the file is written only inside the project, never through a symlink.
  */
 import type { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
-import { writeFileAtomic } from "../core/atomic-write.ts";
+import { join, relative, sep } from "node:path";
+import { writeProjectFileAtomic } from "../core/project-fs.ts";
 import { isInside } from "../core/project-root.ts";
 import { slugify } from "../core/time.ts";
 import { parseJsonObject } from "../store/records.ts";
+import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
 export const DEFAULT_SNAPSHOT_DIR = join("docs", "maps");
 const MAX_EVENTS = 5_000;
@@ -29,6 +31,8 @@ export type Snapshot = {
   todos: Array<{ content: string; status: string }>;
   lastMessage: string | null;
   events: number;
+  /** Recorded items left out because they read like instructions to an AI. */
+  withheld: number;
 };
 
 /** The rows of the harness session; without one (or no row for it), the rows of the latest run. */
@@ -55,34 +59,43 @@ function str(value: unknown): string {
 }
 
 export function buildSnapshot(sessionId: string, rows: readonly EventRow[]): Snapshot {
-  const snapshot: Snapshot = { sessionId, files: [], commands: [], decisions: [], todos: [], lastMessage: null, events: rows.length };
+  const clean = new Sanitizer();
+  const snapshot: Snapshot = { sessionId: clean.item(sessionId) ?? "", files: [], commands: [], decisions: [], todos: [], lastMessage: null, events: rows.length, withheld: 0 };
   const textTodos: string[] = [];
+  const item = (raw: string, max: number) => clean.item(raw)?.slice(0, max) ?? "";
   for (const row of rows) {
     const payload = parseJsonObject(row.payload_json) ?? {};
     if (row.event_type === "artifact") {
-      pushUnique(snapshot.files, str(payload.file) || row.message.replace(/^[^:]+:\s*/, ""), MAX_FILES);
+      pushUnique(snapshot.files, item(str(payload.file) || row.message.replace(/^[^:]+:\s*/, ""), 1_000), MAX_FILES);
     } else if (row.event_type === "step_done") {
-      const command = str(payload.command) || row.message.replace(/^\$\s*/, "");
-      if (command) snapshot.commands.push({ command: command.replace(/\s+/g, " ").slice(0, 300), outcome: str(payload.outcome) || "unknown" });
+      const command = item(str(payload.command) || row.message.replace(/^\$\s*/, ""), 300);
+      if (command) snapshot.commands.push({ command, outcome: item(str(payload.outcome), 40) || "unknown" });
     } else if (row.event_type === "decision") {
-      pushUnique(snapshot.decisions, (str(payload.text) || row.message).replace(/\s+/g, " ").slice(0, 300), MAX_DECISIONS);
+      pushUnique(snapshot.decisions, item(str(payload.text) || row.message, 300), MAX_DECISIONS);
     } else if (Array.isArray(payload.todos)) {
       snapshot.todos = (payload.todos as unknown[])
-        .filter((item): item is Record<string, unknown> => item !== null && typeof item === "object")
-        .map((item) => ({ content: str(item.content) || str(item.step), status: str(item.status) || "pending" }))
-        .filter((item) => item.content);
+        .filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object")
+        .map((entry) => ({ content: str(entry.content) || str(entry.step), status: str(entry.status) || "pending" }))
+        .filter((entry) => entry.content);
     } else if (row.event_type === "agent_message") {
       const text = str(payload.text) || row.message;
       snapshot.lastMessage = text;
       for (const line of text.split("\n")) {
-        if (DECISION_LINE.test(line)) pushUnique(snapshot.decisions, line.trim().replace(/^[-*]\s*/, "").slice(0, 300), MAX_DECISIONS);
-        if (TODO_LINE.test(line)) pushUnique(textTodos, line.trim().replace(/^[-*]\s*/, "").slice(0, 200), MAX_TODOS);
+        if (DECISION_LINE.test(line)) pushUnique(snapshot.decisions, item(line.trim().replace(/^[-*]\s*/, ""), 300), MAX_DECISIONS);
+        if (TODO_LINE.test(line)) pushUnique(textTodos, item(line.trim().replace(/^[-*]\s*/, ""), 200), MAX_TODOS);
       }
     }
   }
   snapshot.commands = snapshot.commands.slice(-MAX_COMMANDS);
-  snapshot.todos = snapshot.todos.filter((todo) => !/^(completed|complete|done)$/i.test(todo.status)).slice(0, MAX_TODOS);
+  // Only the last plan counts, so its items are sanitised once it is known.
+  snapshot.todos = snapshot.todos
+    .filter((todo) => !/^(completed|complete|done)$/i.test(todo.status))
+    .map((todo) => ({ content: item(todo.content, 500), status: todo.status === "in_progress" ? "in_progress" : "open" }))
+    .filter((todo) => todo.content)
+    .slice(0, MAX_TODOS);
   for (const line of textTodos) if (snapshot.todos.length < MAX_TODOS) snapshot.todos.push({ content: line, status: "noted" });
+  snapshot.lastMessage = snapshot.lastMessage === null ? null : clean.item(snapshot.lastMessage);
+  snapshot.withheld = clean.withheld;
   return snapshot;
 }
 
@@ -92,7 +105,7 @@ function code(text: string): string {
 
 export function snapshotMarkdown(snapshot: Snapshot, now: Date): string {
   const section = (title: string, lines: string[]) => [`## ${title}`, "", ...(lines.length > 0 ? lines : ["- (none recorded)"]), ""];
-  const last = snapshot.lastMessage ? snapshot.lastMessage.replace(/\s+/g, " ").trim() : "";
+  const last = snapshot.lastMessage ?? "";
   return [
     `# Session snapshot ${snapshot.sessionId || "(unknown session)"}`,
     "",
@@ -103,6 +116,7 @@ export function snapshotMarkdown(snapshot: Snapshot, now: Date): string {
     ...section("Decisions", snapshot.decisions.map((d) => `- ${d}`)),
     ...section("Open TODOs", snapshot.todos.map((t) => `- [ ] ${t.content}${t.status === "in_progress" ? " (in progress)" : ""}`)),
     ...section("Last agent message", last ? [`> ${last.slice(0, 1_000)}${last.length > 1_000 ? "…" : ""}`] : []),
+    ...(snapshot.withheld > 0 ? [withheldLine(snapshot.withheld, "recorded item(s)"), ""] : []),
   ].join("\n");
 }
 
@@ -113,9 +127,9 @@ export function snapshotPath(root: string, configuredDir: string | undefined, se
   return { path: join(root, dir, `session-${slugify(sessionId || "latest", "latest")}-snapshot.md`), rejected };
 }
 
-export function writeSnapshot(path: string, markdown: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, markdown);
+/** Inside the project only, never through a symlinked folder (`docs/` → elsewhere is refused). */
+export function writeSnapshot(root: string, path: string, markdown: string): void {
+  writeProjectFileAtomic(root, path, markdown);
 }
 
 export function displayPath(root: string, path: string): string {

@@ -17,6 +17,18 @@ export const REMINDERS: Readonly<Record<"stop-checklist" | "output-format" | "sk
     "If the session went well, ignore this and finish. Never create feedback without the user's validation.",
 };
 
+/**
+ * A project's reminder text is project text going into a model: sanitised line by line (withheld lines counted);
+ * when nothing of it is left, the built-in reminder speaks.
+ */
+async function projectReminder(text: string, fallback: string): Promise<string> {
+  const { Sanitizer, withheldLine } = await import("../text/sanitize.ts");
+  const clean = new Sanitizer();
+  const lines = clean.lines(text);
+  if (clean.withheld > 0) lines.push(withheldLine(clean.withheld, "line(s) of the project's reminder"));
+  return lines.length > (clean.withheld > 0 ? 1 : 0) ? lines.join("\n") : [fallback, ...lines].join("\n");
+}
+
 /** The transcript file; a relative path is taken from the hook's directory (harnesses send absolute ones). */
 function transcriptPath(context: GuardContext): string {
   const path = stringField(context.payload, "agent_transcript_path", "transcript_path", "transcriptPath");
@@ -54,7 +66,8 @@ export function reminder(guard: keyof typeof REMINDERS) {
     if (stopHookActive(context.payload)) return PASS;
     const read = await stopTurn(context);
     if (read?.turn.automatic) return PASS;
-    return { kind: "block", reason: loadGuardText(context.root, guard as GuardName) ?? REMINDERS[guard] };
+    const text = loadGuardText(context.root, guard as GuardName);
+    return { kind: "block", reason: text === null ? REMINDERS[guard] : await projectReminder(text, REMINDERS[guard]) };
   };
 }
 

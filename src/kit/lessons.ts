@@ -1,10 +1,13 @@
 /**
  * lesson-injector: bilingual (pt-BR + en) keywords of the prompt become tags; lessons (`L*.md` with frontmatter
  * `tags` and `confidence`) sharing a tag are injected, top 5 by confidence, each summary at most 500 characters.
+ * A lesson file is project text going into a model: its id, summary and path are sanitised, and a lesson any of
+ * them reads like an instruction to an AI is withheld (counted) before the top 5 are taken.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
 export const DEFAULT_LESSON_DIRS: readonly string[] = [join(".aioson", "lessons")];
 export const DEFAULT_LIMIT = 5;
@@ -142,8 +145,19 @@ export function loadLessons(dirs: readonly string[]): Lesson[] {
   return lessons;
 }
 
-/** Lessons sharing a tag with the prompt (a lesson tag written in the prompt counts too), best first. */
-export function pickLessons(prompt: string, lessons: readonly Lesson[], limit = DEFAULT_LIMIT): { tags: string[]; lessons: Lesson[] } {
+export type PickedLessons = { tags: string[]; lessons: Lesson[]; withheld: number };
+
+/** The lesson as it may be shown (every text sanitised), or null when one of them is withheld or empty. */
+function shownLesson(lesson: Lesson, clean: Sanitizer): Lesson | null {
+  const id = clean.item(lesson.id);
+  const path = id === null ? null : clean.item(lesson.path);
+  if (id === null || path === null) return null;
+  const summary = lesson.summary ? clean.item(lesson.summary) : "";
+  return summary === null ? null : { ...lesson, id, path, summary };
+}
+
+/** Lessons sharing a tag with the prompt (a lesson tag written in the prompt counts too), best first, sanitised. */
+export function pickLessons(prompt: string, lessons: readonly Lesson[], limit = DEFAULT_LIMIT): PickedLessons {
   const tags = promptTags(prompt);
   const promptWords = new Set(words(prompt));
   const matched = new Set(tags);
@@ -153,13 +167,21 @@ export function pickLessons(prompt: string, lessons: readonly Lesson[], limit = 
     return shared.length > 0;
   });
   picked.sort((a, b) => b.confidence - a.confidence || a.id.localeCompare(b.id));
-  const used = [...matched].filter((tag) => picked.some((lesson) => lesson.tags.includes(tag)));
-  return { tags: used, lessons: picked.slice(0, limit) };
+  const clean = new Sanitizer();
+  const shown: Lesson[] = [];
+  for (const lesson of picked) {
+    if (shown.length === limit) break;
+    const safe = shownLesson(lesson, clean);
+    if (safe) shown.push(safe);
+  }
+  const used = [...matched].filter((tag) => picked.some((lesson) => lesson.tags.includes(tag))).map((tag) => clean.item(tag)).filter((tag): tag is string => tag !== null);
+  return { tags: used, lessons: shown, withheld: clean.withheld };
 }
 
-export function lessonsContext(tags: readonly string[], lessons: readonly Lesson[]): string {
-  const lines = [`Lições aprendidas relevantes / Relevant lessons learned (tags: ${tags.join(", ")}):`];
-  for (const lesson of lessons) lines.push(`- [${lesson.id}] ${lesson.summary || "(no summary)"} (confidence: ${lesson.confidence}) — ${lesson.path}`);
+export function lessonsContext(picked: PickedLessons): string {
+  const lines = [`Lições aprendidas relevantes / Relevant lessons learned (tags: ${picked.tags.join(", ")}):`];
+  for (const lesson of picked.lessons) lines.push(`- [${lesson.id}] ${lesson.summary || "(no summary)"} (confidence: ${lesson.confidence}) — ${lesson.path}`);
   lines.push("Read a lesson file for the full record when it applies.");
+  if (picked.withheld > 0) lines.push(withheldLine(picked.withheld, "lesson text(s)"));
   return lines.join("\n");
 }

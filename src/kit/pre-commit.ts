@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { strictest, type Permission } from "./dialect.ts";
+import { sanitizeItem } from "../text/sanitize.ts";
 import { parseShell, type SimpleCommand, type Word } from "./shell.ts";
 
 export const DEFAULT_TYPES: readonly string[] = ["feat", "fix", "docs", "chore", "refactor", "test", "perf", "build", "ci", "style", "revert"];
@@ -143,13 +144,27 @@ function subjectOf(message: string, fromFile: boolean): string {
   return (lines.find((line) => line.trim() !== "") ?? "").replace(/^\s+/, "");
 }
 
+/**
+ * A reason goes back to the model: what it quotes from the command line (a subject, a file name) is sanitised, and
+ * one that reads like an instruction to an AI is not quoted at all.
+ */
+function shown(text: string, fallback: string, max: number): string {
+  const clean = sanitizeItem(text.slice(0, 4 * max));
+  return clean.kind === "kept" ? clean.text.slice(0, max) : fallback;
+}
+
+function quoted(subject: string): string {
+  const text = shown(subject, "", 72);
+  return text ? `"${text}"` : "the message";
+}
+
 function judgeMessage(message: string, fromFile: boolean, types: readonly string[]): Judgement {
   const subject = subjectOf(message, fromFile);
   if (!subject) return { permission: "deny", reason: "git commit: the commit message is empty. Use a Conventional Commits message, e.g. git commit -m \"feat: add login\"." };
-  if (conventionalHeader(types).test(subject)) return { permission: "allow", reason: `git commit: "${subject.slice(0, 72)}" follows Conventional Commits.` };
+  if (conventionalHeader(types).test(subject)) return { permission: "allow", reason: `git commit: ${quoted(subject)} follows Conventional Commits.` };
   return {
     permission: "deny",
-    reason: `git commit: "${subject.slice(0, 72)}" does not follow Conventional Commits. Use <type>(<scope>)!: <subject> with type one of ${types.join(", ")} — e.g. git commit -m "feat: add login".`,
+    reason: `git commit: ${quoted(subject)} does not follow Conventional Commits. Use <type>(<scope>)!: <subject> with type one of ${types.join(", ")} — e.g. git commit -m "feat: add login".`,
   };
 }
 
@@ -171,7 +186,7 @@ function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string
   }
   if (options.file !== null) {
     const text = options.file === "-" ? command.stdin : readMessageFile(options.file, base);
-    if (text === null) return { permission: "deny", reason: `git commit -F ${options.file}: the message cannot be read before the commit runs. Use -m "<type>: <subject>".` };
+    if (text === null) return { permission: "deny", reason: `git commit -F ${shown(options.file, "<file>", 200)}: the message cannot be read before the commit runs. Use -m "<type>: <subject>".` };
     return judgeMessage(text, true, types);
   }
   if (options.amend && options.noEdit) return { permission: "allow", reason: "git commit --amend --no-edit keeps the existing message." };
