@@ -2,12 +2,17 @@
  * pre-commit-guard: judges every git command of a shell command line on its own; the most restrictive
  * judgement wins (deny > ask > allow). `git commit` needs a Conventional Commits message given on the command
  * line (`-m`, `--message`, `-F <file>` / `-F -` with a heredoc), `git push` and `git tag` ask, anything else passes.
+ * git is found through the programs that run other programs (`timeout`, `xargs`, `find -exec`, `sudo`, `sh -c`…,
+ * `./wrappers.ts`), through nested scripts and through aliases; a git subcommand that cannot be told before the
+ * command runs (`git $a`, `"$GIT" push`, `xargs git`) asks.
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { strictest, type Permission } from "./dialect.ts";
 import { sanitizeItem } from "../text/sanitize.ts";
+import { runGit } from "./git.ts";
 import { parseShell, type SimpleCommand, type Word } from "./shell.ts";
+import { invocations, programName } from "./wrappers.ts";
 
 export const DEFAULT_TYPES: readonly string[] = ["feat", "fix", "docs", "chore", "refactor", "test", "perf", "build", "ci", "style", "revert"];
 
@@ -18,45 +23,46 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   "Bash", "PowerShell", "bash", "shell", "exec_command", "local_shell", "unified_exec", "run_in_terminal", "run_command", "run_shell_command",
 ]);
 
-const WRAPPERS = new Set(["sudo", "command", "builtin", "exec", "nohup", "time", "nice", "env", "doas", "!", "{", "then", "do", "else", "if", "while", "until"]);
-const SHELLS = /^(?:.*[\\/])?(?:ba|z|da|k)?sh(?:\.exe)?$/;
+/** Subcommands the guard judges; a dynamic program word followed by one of them is taken for git. */
+const JUDGED = new Set(["commit", "push", "tag", "send-pack", "subtree", "lfs"]);
+/** git's own commands (git 2.4x `git help -a`) and common extensions: anything else may be an alias. */
+const KNOWN_SUBCOMMANDS = new Set(
+  ("add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap check-ref-format " +
+    "checkout checkout-index cherry cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects " +
+    "credential describe diff diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch " +
+    "for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep gui hash-object help init instaweb " +
+    "interpret-trailers log ls-files ls-remote ls-tree maintenance merge merge-base merge-file merge-tree mergetool mktag mktree " +
+    "multi-pack-index mv name-rev notes pack-objects pack-refs prune pull push range-diff read-tree rebase reflog remote repack " +
+    "replace request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack shortlog show show-branch " +
+    "show-ref sparse-checkout stash status stripspace submodule switch symbolic-ref tag unpack-objects update-index update-ref " +
+    "var verify-commit verify-pack verify-tag version whatchanged worktree write-tree lfs flow svn p4 subtree annex").split(" "),
+);
+/** Nested scripts, aliases and wrappers are followed this deep (git itself refuses recursive aliases). */
+const MAX_NESTING = 4;
 
-function basename(program: string): string {
-  return program.replace(/^.*[\\/]/, "").replace(/\.exe$/i, "").toLowerCase();
-}
+/**
+ * A place in a command line where git may run: a git call (`args` after git's global options), or a command that
+ * may run git in a way that cannot be told before it runs.
+ */
+export type GitReach =
+  | { kind: "git"; args: Word[]; dir: string | null; aliases: ReadonlyMap<string, string>; command: SimpleCommand; appended: boolean }
+  | { kind: "unresolved"; reason: string };
 
-/** The words after wrappers and `NAME=value` prefixes (`sudo -u x git …`, `env -i A=1 git …`, `time git …`). */
-function stripPrefix(words: readonly Word[]): Word[] {
-  let index = 0;
-  while (index < words.length) {
-    const word = (words[index] as Word).text;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-      index++;
-      continue;
-    }
-    if (WRAPPERS.has(word)) {
-      index++;
-      // Options of the wrapper itself (`sudo -u root`, `nice -n 5`, `env -i`).
-      while (index < words.length && (words[index] as Word).text.startsWith("-")) {
-        const option = (words[index] as Word).text;
-        index++;
-        if (/^-[unCgp]$/.test(option) && index < words.length) index++;
-      }
-      continue;
-    }
-    break;
-  }
-  return words.slice(index);
-}
+const UNRESOLVED_PROGRAM = "the command runs git through a variable or a command substitution, so what it does cannot be checked: confirm with the user before it runs.";
 
-type GitCall = { args: Word[]; dir: string | null; aliases: Map<string, string> };
-
-/** `git [global options] <subcommand> …`, or null when the command is not git. */
-function gitCall(command: SimpleCommand): GitCall | null {
-  const words = stripPrefix(command.words);
+/**
+ * `<program> [global options] <subcommand> …` when the program is git — or a variable or substitution that names
+ * git (`"$GIT" push`, `$(which git) push`) or is followed by a subcommand the guard judges — else null.
+ */
+function gitCall(words: readonly Word[], command: SimpleCommand, appended: boolean, lineAliases: ReadonlyMap<string, string>): GitReach | null {
   const program = words[0];
-  if (!program || basename(program.text) !== "git") return null;
-  const aliases = new Map<string, string>();
+  if (!program) return null;
+  if (program.dynamic) {
+    const next = words[1];
+    if (!/git/i.test(program.text) && !(next && !next.dynamic && JUDGED.has(next.text))) return null;
+    if (!next) return { kind: "unresolved", reason: `git: ${UNRESOLVED_PROGRAM}` };
+  } else if (programName(program.text) !== "git") return null;
+  const aliases = new Map(lineAliases);
   let dir: string | null = null;
   let index = 1;
   while (index < words.length) {
@@ -77,7 +83,50 @@ function gitCall(command: SimpleCommand): GitCall | null {
     }
     break;
   }
-  return { args: words.slice(index), dir, aliases };
+  return { kind: "git", args: words.slice(index), dir, aliases, command, appended };
+}
+
+/** `git config [options] alias.<name> <value>`: the alias the rest of the line may use. */
+function definedAlias(args: readonly Word[]): [string, string] | null {
+  if (args[0]?.text !== "config") return null;
+  const plain: string[] = [];
+  for (let index = 1; index < args.length; index++) {
+    const text = (args[index] as Word).text;
+    if (text === "-f" || text === "--file" || text === "--blob" || text === "--type") index++;
+    else if (!text.startsWith("-")) plain.push(text);
+  }
+  const alias = /^alias\.(.+)$/i.exec(plain[0] ?? "");
+  return alias && plain[1] !== undefined ? [(alias[1] as string).toLowerCase(), plain[1]] : null;
+}
+
+/** Every place in a command line where git may run, nested scripts (`bash -c`, `eval`, wrappers') included. */
+function reachGit(line: string, depth: number, aliases: Map<string, string>, found: GitReach[]): void {
+  for (const command of parseShell(line)) {
+    for (const invocation of invocations(command)) {
+      if (invocation.kind === "script") {
+        // A script's variables and substitutions keep their source, so the reader marks them dynamic again.
+        if (depth < MAX_NESTING) reachGit(invocation.text, depth + 1, aliases, found);
+        else if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: "the command nests shells too deep to be checked and mentions git: confirm with the user before it runs." });
+        continue;
+      }
+      const call = gitCall(invocation.words, command, invocation.appended, aliases);
+      if (!call) continue;
+      found.push(call);
+      const alias = call.kind === "git" ? definedAlias(call.args) : null;
+      if (alias) aliases.set(alias[0], alias[1]);
+    }
+  }
+}
+
+/**
+ * Can this command line run git at all? True for every git call the guard would judge, and for every command that
+ * may run git in a way that cannot be told (a variable or substitution naming git, a nested script that does).
+ * Pure: it parses the line and runs nothing. The cheap test a caller can make before asking the guard.
+ */
+export function mayRunGit(line: string): boolean {
+  const found: GitReach[] = [];
+  reachGit(line, 0, new Map(), found);
+  return found.length > 0;
 }
 
 const COMMIT_VALUE_SHORT = new Set(["m", "F", "C", "c", "t"]);
@@ -195,46 +244,50 @@ function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string
   return { permission: "deny", reason: "git commit without -m opens an editor and skips the message check. Use git commit -m \"<type>(<scope>): <subject>\" (Conventional Commits)." };
 }
 
-function judgeGit(call: GitCall, command: SimpleCommand, cwd: string, types: readonly string[]): Judgement | null {
+/** The alias a subcommand names: one the line set (`-c alias.x=…`, `git config alias.x …`), else the repository's. */
+function aliasOf(sub: string, call: Extract<GitReach, { kind: "git" }>, base: string): string | null {
+  const inline = call.aliases.get(sub.toLowerCase());
+  if (inline !== undefined) return inline;
+  if (KNOWN_SUBCOMMANDS.has(sub) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sub)) return null;
+  return runGit(base, ["config", "--get", `alias.${sub}`])?.trim() || null;
+}
+
+const UNRESOLVED_SUBCOMMAND = "the git subcommand depends on a variable or a command substitution, so it cannot be checked: confirm with the user before it runs.";
+const APPENDED_SUBCOMMAND = "the git subcommand is only filled in when the command runs (xargs, find -exec, parallel): confirm with the user before it runs.";
+
+function judgeGit(call: Extract<GitReach, { kind: "git" }>, cwd: string, types: readonly string[], depth: number): Judgement[] {
   let args = call.args;
   const first = args[0];
-  if (!first) return null;
-  const alias = call.aliases.get(first.text.toLowerCase());
-  if (alias && !alias.startsWith("!")) args = [...alias.split(/\s+/).map((text) => ({ text, dynamic: false })), ...args.slice(1)];
-  const sub = (args[0] as Word).text;
+  if (!first) return call.appended ? [{ permission: "ask", reason: `git: ${APPENDED_SUBCOMMAND}` }] : [];
+  if (first.dynamic) return [{ permission: "ask", reason: `git ${shown(first.text, "<subcommand>", 40)}: ${UNRESOLVED_SUBCOMMAND}` }];
   const base = call.dir ? (isAbsolute(call.dir) ? call.dir : join(cwd, call.dir)) : cwd;
-  if (sub === "commit") return judgeCommit(args.slice(1), command, base, types);
-  if (sub === "push") return { permission: "ask", reason: "git push publishes commits: confirm with the user before pushing." };
-  if (sub === "tag") return { permission: "ask", reason: "git tag creates or changes release tags: confirm with the user first." };
-  return null;
-}
-
-/** Commands a shell is told to run (`bash -c '…'`, `sh -lc "…"`, `eval '…'`) are judged like the rest. */
-function nestedScript(command: SimpleCommand): string | null {
-  const words = stripPrefix(command.words);
-  const program = words[0];
-  if (!program) return null;
-  if (program.text === "eval") return words.slice(1).map((word) => word.text).join(" ");
-  if (!SHELLS.test(program.text)) return null;
-  const flag = words.findIndex((word, index) => index > 0 && /^-[a-z]*c[a-z]*$/.test(word.text));
-  return flag > 0 ? (words[flag + 1]?.text ?? null) : null;
-}
-
-/** Every git judgement of a command line, nested shells included. */
-export function judgeCommandLine(line: string, cwd: string, types: readonly string[] = DEFAULT_TYPES, depth = 0): Judgement[] {
-  const judgements: Judgement[] = [];
-  for (const command of parseShell(line)) {
-    const script = depth < 4 ? nestedScript(command) : null;
-    if (script) {
-      judgements.push(...judgeCommandLine(script, cwd, types, depth + 1));
-      continue;
-    }
-    const call = gitCall(command);
-    if (!call) continue;
-    const judgement = judgeGit(call, command, cwd, types);
-    if (judgement) judgements.push(judgement);
+  const alias = depth < MAX_NESTING ? aliasOf(first.text, call, base) : null;
+  if (alias !== null) {
+    // `!…` aliases are shell commands; the others expand in place (git splits them on whitespace).
+    if (alias.startsWith("!")) return judgeCommandLine(alias.slice(1), cwd, types, depth + 1);
+    const expanded = alias.split(/\s+/).filter(Boolean).map((text) => ({ text, dynamic: false }));
+    return judgeGit({ ...call, args: [...expanded, ...args.slice(1)] }, cwd, types, depth + 1);
   }
-  return judgements;
+  const sub = first.text;
+  args = args.slice(1);
+  const words = args.map((word) => word.text);
+  if (sub === "commit") return [judgeCommit(args, call.command, base, types)];
+  if (sub === "push" || sub === "send-pack") return [{ permission: "ask", reason: "git push publishes commits: confirm with the user before pushing." }];
+  if ((sub === "subtree" || sub === "lfs") && words.includes("push")) return [{ permission: "ask", reason: `git ${sub} push publishes commits: confirm with the user before pushing.` }];
+  if (sub === "tag") return [{ permission: "ask", reason: "git tag creates or changes release tags: confirm with the user first." }];
+  // Commands git runs for the user: judged like the rest of the line.
+  const nested = sub === "submodule" && words[0] === "foreach" ? words.slice(1).filter((w) => !w.startsWith("-")).join(" ")
+    : sub === "rebase" ? (words.find((_, i) => words[i - 1] === "-x" || words[i - 1] === "--exec") ?? words.find((w) => w.startsWith("--exec="))?.slice(7) ?? null)
+    : sub === "bisect" && words[0] === "run" ? words.slice(1).join(" ")
+    : null;
+  return nested && depth < MAX_NESTING ? judgeCommandLine(nested, cwd, types, depth + 1) : [];
+}
+
+/** Every git judgement of a command line, nested shells, wrappers and aliases included. */
+export function judgeCommandLine(line: string, cwd: string, types: readonly string[] = DEFAULT_TYPES, depth = 0): Judgement[] {
+  const found: GitReach[] = [];
+  reachGit(line, depth, new Map(), found);
+  return found.flatMap((reach) => (reach.kind === "unresolved" ? [{ permission: "ask" as const, reason: reach.reason }] : judgeGit(reach, cwd, types, depth)));
 }
 
 /** The decision for a command line: null when it holds no commit, push or tag (silent pass). */

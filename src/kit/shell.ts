@@ -3,7 +3,7 @@
  * (`'…'`, `"…"`, `$'…'`, backslashes), chains (`;` `&&` `||` `|` `&`, newlines, subshells), comments,
  * redirections, heredocs (`<<EOF`, `<<-'EOF'`) and here-strings, and command substitutions (`$(…)`, backticks),
  * whose inner commands are listed too. It never executes anything: a word whose value depends on the
- * environment (`$VAR`, an unresolvable substitution) is marked `dynamic`.
+ * environment (`$VAR`, an unresolvable substitution) is marked `dynamic` and keeps that source as its text.
  */
 export type Word = { text: string; dynamic: boolean };
 export type SimpleCommand = { words: Word[]; stdin: string | null };
@@ -82,22 +82,27 @@ class Reader {
   }
 
   /** `$(…)`: the inner commands are listed; the value is known only for `cat <<EOF`, `echo` and `printf`. */
+  /** `$(…)`; an unresolved one keeps its source as its text (`$(which git)` still says what it runs). */
   private substitution(): Word {
+    const start = this.i - 2;
     const inner = new Reader(this.src, this.depth + 1, true);
     inner.i = this.i;
     inner.run();
     this.i = inner.i;
     this.commands.push(...inner.commands);
-    return resolveSubstitution(inner.commands);
+    const word = resolveSubstitution(inner.commands);
+    return word.dynamic ? { text: this.src.slice(start, this.i), dynamic: true } : word;
   }
 
   private backtick(): Word {
+    const start = this.i - 1;
     const end = this.src.indexOf("`", this.i);
     const body = end < 0 ? this.src.slice(this.i) : this.src.slice(this.i, end);
     this.i = end < 0 ? this.src.length : end + 1;
     const inner = this.depth < MAX_DEPTH ? parseShell(body, this.depth + 1) : [];
     this.commands.push(...inner);
-    return resolveSubstitution(inner);
+    const word = resolveSubstitution(inner);
+    return word.dynamic ? { text: this.src.slice(start, this.i), dynamic: true } : word;
   }
 
   /** `$…` outside single quotes. */
