@@ -1,0 +1,132 @@
+/**
+ * Issue 11 item 9: pre-commit-guard sees through the programs that run another program, and a git subcommand it
+ * cannot resolve before the command runs asks. Through the real binary, in each harness's dialect: Claude Code and
+ * Copilot ask, Codex (no ask) denies and says to ask the user, OpenCode's shim blocks, Antigravity asks.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { cleanupTemp, tempDir } from "../helpers.ts";
+import { permissionOf, reasonOf, runGuard } from "../kit/helpers.ts";
+
+afterAll(cleanupTemp);
+
+function bash(command: string, extra: Record<string, unknown> = {}) {
+  return { session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, ...extra };
+}
+
+/** Pushes hidden behind a wrapper, a nested script, an alias or a subcommand known only at run time. */
+const WRAPPED_PUSHES: readonly string[] = [
+  "timeout 5 git push",
+  "timeout -s KILL --preserve-status 30s git push origin main",
+  "nice -n 10 git push",
+  "nohup git push > /dev/null 2>&1 &",
+  "env -i HOME=/tmp git push",
+  "env -S 'git push'",
+  "command git push",
+  "time -p git push",
+  "xargs git push",
+  "echo push | xargs git",
+  "printf 'origin\\n' | xargs -I{} git push {} main",
+  "find . -maxdepth 0 -exec git push \\;",
+  "find . -maxdepth 0 -execdir git push {} +",
+  "sh -c 'git push'",
+  "bash -lc \"cd repo && git push\"",
+  "sudo -u deploy git push",
+  "exec git push",
+  "stdbuf -oL git push",
+  "ionice -c2 -n7 git push",
+  "chrt -f 10 git push",
+  "taskset -c 0 git push",
+  "setsid git push",
+  "flock /tmp/push.lock git push",
+  "flock /tmp/push.lock -c 'git push'",
+  "su deploy -c 'git push'",
+  "watch -n 60 git push",
+  "eval 'git push'",
+  "bash <<'EOF'\ngit push\nEOF",
+  "alias ship='git push'; ship",
+  "git config alias.ship push && git ship",
+  "git -c alias.ship=push ship",
+  "git submodule foreach 'git push'",
+  "a=push; git $a",
+  'git "$(cat subcommand.txt)"',
+  '"$GIT" push',
+  "$(command -v git) push origin main",
+  "cmd /c git push",
+  'pwsh -NoProfile -Command "git push"',
+];
+
+describe("wrapped pushes ask (Claude Code)", () => {
+  test.each(WRAPPED_PUSHES)("%s", (command) => {
+    const run = runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] });
+    expect(run.code).toBe(0);
+    expect(permissionOf(run)).toBe("ask");
+  });
+});
+
+describe("wrapped commits are judged like plain ones", () => {
+  test.each([
+    ["timeout 5 git commit -m 'added stuff'", "deny"],
+    ["xargs -0 git commit -m 'feat: via xargs'", "allow"],
+    ["sudo bash -c 'git commit -m \"fix: nested\"'", "allow"],
+    ["find . -maxdepth 0 -exec git commit -m 'wip' \\;", "deny"],
+  ] as const)("%s → %s", (command, expected) => {
+    expect(permissionOf(runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] }))).toBe(expected);
+  });
+});
+
+describe("what cannot run git stays silent", () => {
+  test.each([
+    "timeout 5 npm test",
+    "xargs rm -f",
+    "find . -name '*.log' -exec rm {} +",
+    "echo git push",
+    "command -v git",
+    'eval "$(ssh-agent -s)"',
+    "$EDITOR notes.md",
+    "git status",
+  ])("%s", (command) => {
+    const run = runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("each harness's dialect", () => {
+  const command = "timeout 5 git push";
+
+  test("Codex has no ask: a deny that tells the agent to ask the user", () => {
+    const run = runGuard("pre-commit-guard", bash(command, { turn_id: "t" }), { args: ["--tool=codex"] });
+    expect(permissionOf(run)).toBe("deny");
+    expect(reasonOf(run)).toContain("ask the user");
+  });
+
+  test("Copilot in VS Code asks", () => {
+    const payload = { timestamp: "2026-02-09T10:30:00.000Z", cwd: "/w", sessionId: "s", hookEventName: "PreToolUse", tool_name: "run_in_terminal", tool_input: { command } };
+    expect(permissionOf(runGuard("pre-commit-guard", payload, { args: ["--tool=copilot"] }))).toBe("ask");
+  });
+
+  test("OpenCode's shim blocks", () => {
+    expect(runGuard("pre-commit-guard", bash(command), { args: ["--tool=opencode"] }).output).toEqual({ block: true, reason: expect.any(String) });
+  });
+
+  test("Antigravity asks", () => {
+    expect(runGuard("pre-commit-guard", bash(command), { args: ["--tool=antigravity"] }).output).toEqual({ decision: "ask", reason: expect.any(String) });
+  });
+
+  test("an unresolvable subcommand says why", () => {
+    expect(reasonOf(runGuard("pre-commit-guard", bash("a=push; git $a"), { args: ["--tool=claude"] }))).toContain("cannot be checked");
+  });
+});
+
+describe("the repository's aliases", () => {
+  test("an alias of push defined in the repository's config asks", () => {
+    const dir = tempDir("aioson-alias-");
+    execFileSync("git", ["init", "-q", dir]);
+    execFileSync("git", ["-C", dir, "config", "alias.publish", "push"]);
+    execFileSync("git", ["-C", dir, "config", "alias.shipit", "!git push origin HEAD"]);
+    expect(permissionOf(runGuard("pre-commit-guard", bash("git publish"), { dir, args: ["--tool=claude"] }))).toBe("ask");
+    expect(permissionOf(runGuard("pre-commit-guard", bash("git shipit"), { dir, args: ["--tool=claude"] }))).toBe("ask");
+    expect(runGuard("pre-commit-guard", bash("git status"), { dir, args: ["--tool=claude"] }).stdout).toBe("");
+  });
+});
