@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeProjectFileAtomic } from "../core/project-fs.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { redactSecrets } from "../text/redact.ts";
 
 /**
@@ -23,6 +23,8 @@ export type JudgedRule = { path: string; description: string; constraints: reado
 export const JEV_DEADLINE_MS = 3_000;
 export const VERDICT_TTL_MS = 10 * 60 * 1000;
 const DEFAULT_MIN_NOUL = 0.6;
+/** The models file and the verdict cache are small; a FIFO, a folder or a larger file there is not read. */
+const MAX_FILE_BYTES = 1024 * 1024;
 const EXCERPT_MAX = 1_500;
 /** The excerpt is redacted on a window wider than itself, so the cut never leaves half a secret unmatched. */
 const REDACTION_WINDOW = 8_192;
@@ -83,14 +85,11 @@ function validMinNoul(value: number | undefined): boolean {
 type ProjectJev = { state: "none" } | { state: "invalid" } | { state: "ok"; enabled: boolean | undefined; minNoul: number | undefined };
 
 function readProjectJev(root: string): ProjectJev {
-  let raw: string;
+  const read = readRegularFile(join(root, "aioson-models.json"), MAX_FILE_BYTES);
+  if (read.kind === "missing") return { state: "none" };
+  if (read.kind !== "ok") return { state: "invalid" };
   try {
-    raw = readFileSync(join(root, "aioson-models.json"), "utf8");
-  } catch {
-    return { state: "none" };
-  }
-  try {
-    const parsed = v.safeParse(ProjectFileSchema, JSON.parse(raw));
+    const parsed = v.safeParse(ProjectFileSchema, JSON.parse(read.text));
     if (!parsed.success) return { state: "invalid" };
     const jev = parsed.output.jev;
     if (!jev) return { state: "none" };
@@ -148,8 +147,10 @@ function cacheDir(root: string): string {
 /** The cache is a project file: entries are validated like a verdict the judge returned, the rest is dropped. */
 function readCache(root: string): VerdictCache {
   const cache: VerdictCache = {};
+  const read = readRegularFile(join(cacheDir(root), "guard-verdicts.json"), MAX_FILE_BYTES);
+  if (read.kind !== "ok") return cache;
   try {
-    const value: unknown = JSON.parse(readFileSync(join(cacheDir(root), "guard-verdicts.json"), "utf8"));
+    const value: unknown = JSON.parse(read.text);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return cache;
     for (const [key, entry] of Object.entries(value)) {
       const verdict = v.safeParse(VerdictSchema, entry);

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
 import { matchPath } from "../brief/match.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { readUserConfig } from "../core/user-config.ts";
 import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
@@ -63,14 +64,10 @@ export function passesFilters(item: BriefItem, confidence: Confidence, file: str
   return SALIENT.test(item.reason) || guard;
 }
 
+/** The file before the write: only a regular file (a FIFO there would hang the hook), within the bound. */
 function readBefore(abs: string): string | null {
-  try {
-    if (!existsSync(abs)) return null;
-    if (statSync(abs).size > MAX_BEFORE_BYTES) return null;
-    return lf(readFileSync(abs, "utf8"));
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(abs, MAX_BEFORE_BYTES);
+  return read.kind === "ok" ? lf(read.text) : null;
 }
 
 async function violationsOf(root: string, write: PendingWrite, rel: string, agent: string): Promise<ViolationBlock[]> {

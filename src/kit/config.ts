@@ -15,9 +15,9 @@
  * - `<root>/.aioson/hooks/<guard>.md`: the text a reminder guard says (stop-checklist, output-format,
  *   skill-feedback), replacing the built-in text. Markdown, because these texts are long and written by people.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalAgent } from "../core/agent.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 
 export type GuardName =
   | "pre-commit-guard" | "verify-claims" | "context-confidence-check" | "stop-checklist" | "output-format"
@@ -44,6 +44,9 @@ export function guardTextPath(root: string, guard: GuardName): string {
   return join(root, ".aioson", "hooks", `${guard}.md`);
 }
 
+/** kit.json and the reminder texts are a few KiB; a FIFO, a folder or a larger file there is not read. */
+const MAX_KIT_FILE_BYTES = 256 * 1024;
+
 export class KitConfigError extends Error {
   override name = "KitConfigError";
 }
@@ -55,10 +58,12 @@ export class KitConfigError extends Error {
 export async function loadGuardSection(root: string | null, guard: GuardName): Promise<GuardSection> {
   if (!root) return {};
   const path = kitConfigPath(root);
-  if (!existsSync(path)) return {};
+  const read = readRegularFile(path, MAX_KIT_FILE_BYTES);
+  if (read.kind === "missing") return {};
+  if (read.kind !== "ok") throw new KitConfigError(`${path}: not read (${read.kind === "not-regular" ? read.what : read.kind === "too-large" ? `larger than ${read.limit} bytes` : read.code})`);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, "utf8").replace(/^\uFEFF/, ""));
+    value = JSON.parse(read.text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new KitConfigError(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -71,12 +76,9 @@ export async function loadGuardSection(root: string | null, guard: GuardName): P
 /** The project's text for a reminder guard, or null to use the built-in one. */
 export function loadGuardText(root: string | null, guard: GuardName): string | null {
   if (!root) return null;
-  try {
-    const text = readFileSync(guardTextPath(root, guard), "utf8").replace(/^\uFEFF/, "").trim();
-    return text || null;
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(guardTextPath(root, guard), MAX_KIT_FILE_BYTES);
+  const text = read.kind === "ok" ? read.text.replace(/^\uFEFF/, "").trim() : "";
+  return text || null;
 }
 
 /** A guard scoped with `agents` acts only for those agents; an unknown agent is out of scope. */

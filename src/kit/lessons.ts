@@ -4,15 +4,18 @@
  * A lesson file is project text going into a model: its id, summary and path are sanitised, and a lesson any of
  * them reads like an instruction to an AI is withheld (counted) before the top 5 are taken.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { readRegularFile } from "../core/regular-file.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
 export const DEFAULT_LESSON_DIRS: readonly string[] = [join(".aioson", "lessons")];
 export const DEFAULT_LIMIT = 5;
 export const SUMMARY_MAX = 500;
 const MAX_FILES = 500;
+/** A lesson is a page of markdown; a larger file (or a FIFO, a folder) named like one is not read. */
+const MAX_LESSON_BYTES = 256 * 1024;
 
 /** Keyword (lower-case, accents kept) → tag. Portuguese and English forms side by side. */
 const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
@@ -135,11 +138,9 @@ export function loadLessons(dirs: readonly string[]): Lesson[] {
     }
     for (const name of names.filter((n) => /^L.*\.md$/.test(n)).sort().slice(0, MAX_FILES)) {
       const path = join(dir, name);
-      try {
-        lessons.push(parseLesson(path, name, readFileSync(path, "utf8")));
-      } catch {
-        // A folder entry that is not a readable file is not a lesson.
-      }
+      // A folder entry that is not a readable regular file is not a lesson (and never blocks the hook).
+      const read = readRegularFile(path, MAX_LESSON_BYTES);
+      if (read.kind === "ok") lessons.push(parseLesson(path, name, read.text));
     }
   }
   return lessons;

@@ -6,9 +6,9 @@
  * `./wrappers.ts`), through nested scripts and through aliases; a git subcommand that cannot be told before the
  * command runs (`git $a`, `"$GIT" push`, `xargs git`) asks.
  */
-import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { strictest, type Permission } from "./dialect.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { sanitizeItem } from "../text/sanitize.ts";
 import { runGit } from "./git.ts";
 import { parseShell, type SimpleCommand, type Word } from "./shell.ts";
@@ -217,12 +217,12 @@ function judgeMessage(message: string, fromFile: boolean, types: readonly string
   };
 }
 
+/** A message file is read only when it is a regular file of a commit message's size (a FIFO would hang the hook). */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
 function readMessageFile(path: string, base: string): string | null {
-  try {
-    return readFileSync(isAbsolute(path) ? path : join(base, path), "utf8");
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(isAbsolute(path) ? path : join(base, path), MAX_MESSAGE_BYTES);
+  return read.kind === "ok" ? read.text : null;
 }
 
 function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string, types: readonly string[]): Judgement {

@@ -5,20 +5,21 @@
  * repository's text going into a model: each is sanitised, and a withheld one is only counted. git runs with the
  * repository's own commands switched off (`./git.ts`).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
+import { readRegularFile } from "../core/regular-file.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 import { gitStatus, runGit } from "./git.ts";
 
 export const CONTEXT_MAX = 800;
 const RECENT_COMMITS = 5;
 
+/** Manifests are small; a FIFO, a folder or a huge file in their place is not read. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
 function readText(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(path, MAX_MANIFEST_BYTES);
+  return read.kind === "ok" ? read.text : null;
 }
 
 /** `name@version` from package.json, else pyproject.toml / Cargo.toml / composer.json, else the folder name. */

@@ -10,7 +10,7 @@
  *   "tool.execution_start"|"tool.execution_complete", data:{…}}`.
  * Only the current turn matters to the Stop guards: the lines after the last real user message.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 export type ToolCall = { name: string; input: unknown };
 export type Turn = {
@@ -29,6 +29,9 @@ export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 type Json = Record<string, unknown>;
 
+/** Non-blocking: opening a FIFO for reading would wait for a writer forever; the fstat check then refuses it. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -37,7 +40,7 @@ function isObject(value: unknown): value is Json {
 export function readTail(path: string, maxBytes = MAX_TRANSCRIPT_BYTES): string | null {
   let fd: number | null = null;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, OPEN_FLAGS);
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     const size = Math.min(stat.size, maxBytes);
@@ -294,7 +297,7 @@ export async function readStopTurn(path: string, lastMessage: string, waitMs = S
 export function readTurn(path: string): Turn | null {
   let fd: number | null = null;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, OPEN_FLAGS);
     const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     return turnFromLines(linesBackwardOfFile(fd, stat.size));
