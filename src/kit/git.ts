@@ -4,10 +4,9 @@
  * clean/smudge/process filters of `.gitattributes` drivers whenever `status` re-reads a file, gpg when `log` shows
  * signatures. Every call here switches those off with `-c` (which wins over every config file, and reaches the git
  * processes git starts), skips submodules, and runs the git found on the user's PATH — never one inside the
- * repository — from a folder outside it.
+ * repository — from a folder outside it (the file system's root).
  */
-import { tmpdir } from "node:os";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, parse, relative, resolve } from "node:path";
 
 const TIMEOUT_MS = 3_000;
 /** Always passed: no fsmonitor hook, no signature checks. */
@@ -15,9 +14,14 @@ const BASE_OVERRIDES: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "
 /** A filter driver named so that `-c filter.<name>.clean=` could not address it is not overridden: refuse. */
 const SAFE_DRIVER = /^[^=\s\u0000-\u001f]+$/;
 
-/** The user's git (PATH lookup), or null when there is none or it lies inside `dir`. */
+/** A folder outside any repository to start git from (the root of `dir`'s file system). */
+function neutralDir(dir: string): string {
+  return parse(resolve(dir)).root;
+}
+
+/** The user's git (PATH lookup; relative PATH entries resolve outside the repository), or null when there is none or it lies inside `dir`. */
 export function gitBinary(dir: string): string | null {
-  const found = Bun.which("git", { cwd: tmpdir() });
+  const found = Bun.which("git", { cwd: neutralDir(dir) });
   if (!found || !isAbsolute(found)) return null;
   const rel = relative(dir, found);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? null : found;
@@ -26,7 +30,7 @@ export function gitBinary(dir: string): string | null {
 function spawn(git: string, dir: string, args: readonly string[]): string | null {
   try {
     const result = Bun.spawnSync([git, "-C", dir, ...BASE_OVERRIDES, ...args], {
-      cwd: tmpdir(),
+      cwd: neutralDir(dir),
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",

@@ -26,11 +26,15 @@ export function removeHtmlComments(text: string): string {
  * concatenation marks, the shorthand and musical format controls...). U+2800 (Braille blank) is a letter-like
  * symbol that draws nothing; lone surrogates draw a replacement box at best.
  */
-const HIDDEN_CLASS = String.raw`\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2800`;
-const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, "gu");
+const hidden = () => /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2800]/gu;
+/** The same for ASCII text, whose only hidden characters are controls (the Unicode classes cost a compile). */
+const ASCII_HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+const ASCII_ONLY = /^[\u0000-\u007F]*$/;
+/** Created on first use, like the instruction patterns of step 5. */
+let hiddenPattern: RegExp | null = null;
 
 export function removeHiddenCharacters(text: string): string {
-  return text.replace(HIDDEN, "");
+  return text.replace(ASCII_ONLY.test(text) ? ASCII_HIDDEN : (hiddenPattern ??= hidden()), "");
 }
 
 /**
@@ -50,21 +54,29 @@ export function collapseWhitespace(text: string): string {
 
 /**
  * Step 5: text addressed to an AI rather than a person. Ordinary imperatives ("Run the tests") and
- * recorded commands (`curl … | bash`) do not match.
+ * recorded commands (`curl … | bash`) do not match. Each pattern runs only when the text holds a word it needs
+ * (most texts hold none), and is created on first use: creating a RegExp parses it, and a hook should parse only
+ * the patterns its texts need.
  */
-const INSTRUCTION_PATTERNS: readonly RegExp[] = [
-  /\b(?:ignore|disregard|forget|override)\b[\s\S]{0,40}?\b(?:previous|prior|above|earlier|all|any|your)\b[\s\S]{0,20}?\b(?:instruction|prompt|rule|directive|guideline)s?/i,
-  /\byou are (?:now )?(?:an? )?(?:ai|assistant|language model|llm|chatgpt|claude|codex|gpt)\b/i,
-  /\b(?:from now on|henceforth),? (?:you|the (?:assistant|model|ai))\b/i,
-  /\b(?:system prompt|system message|developer message|jailbreak)/i,
-  /^(?:system|assistant|developer)\s*:/i,
-  /<\|[a-z_]+\|>/i,
-  /\b(?:do not|don't|never) (?:tell|inform|reveal (?:this )?to|show) (?:the )?(?:user|human|operator)\b/i,
-  /\b(?:new|updated|real|actual|hidden) (?:system )?instructions/i,
-  /\b(?:ai|assistant|llm|language model)\s*[,:]\s*(?:you|please|ignore|do)\b/i,
-];
+type InstructionPattern = { needs: RegExp; pattern: () => RegExp };
 
-/** A word every pattern above needs: text without any of them skips the patterns. */
+const INSTRUCTION_PATTERNS: readonly InstructionPattern[] = [
+  {
+    needs: /ignore|disregard|forget|override/i,
+    pattern: () => /\b(?:ignore|disregard|forget|override)\b[\s\S]{0,40}?\b(?:previous|prior|above|earlier|all|any|your)\b[\s\S]{0,20}?\b(?:instruction|prompt|rule|directive|guideline)s?/i,
+  },
+  { needs: /you are/i, pattern: () => /\byou are (?:now )?(?:an? )?(?:ai|assistant|language model|llm|chatgpt|claude|codex|gpt)\b/i },
+  { needs: /from now on|henceforth/i, pattern: () => /\b(?:from now on|henceforth),? (?:you|the (?:assistant|model|ai))\b/i },
+  { needs: /system|developer|jailbreak/i, pattern: () => /\b(?:system prompt|system message|developer message|jailbreak)/i },
+  { needs: /^(?:system|assistant|developer)/i, pattern: () => /^(?:system|assistant|developer)\s*:/i },
+  { needs: /<\|/, pattern: () => /<\|[a-z_]+\|>/i },
+  { needs: /do not|don't|never/i, pattern: () => /\b(?:do not|don't|never) (?:tell|inform|reveal (?:this )?to|show) (?:the )?(?:user|human|operator)\b/i },
+  { needs: /instructions/i, pattern: () => /\b(?:new|updated|real|actual|hidden) (?:system )?instructions/i },
+  { needs: /\bai\b|assistant|llm|language model/i, pattern: () => /\b(?:ai|assistant|llm|language model)\s*[,:]\s*(?:you|please|ignore|do)\b/i },
+];
+const compiledInstructions: Array<RegExp | undefined> = [];
+
+/** A word one of the patterns above needs: text without any of them skips them all. */
 const INSTRUCTION_WORDS = /ignore|disregard|forget|override|you are|from now on|henceforth|system|developer|jailbreak|assistant|<\||do not|don't|never|instructions|\bai\b|llm|language model/i;
 
 /**
@@ -73,7 +85,8 @@ const INSTRUCTION_WORDS = /ignore|disregard|forget|override|you are|from now on|
  */
 export function readsAsInstruction(collapsed: string): boolean {
   const shown = foldConfusables(collapsed);
-  return INSTRUCTION_WORDS.test(shown) && INSTRUCTION_PATTERNS.some((pattern) => pattern.test(shown));
+  if (!INSTRUCTION_WORDS.test(shown)) return false;
+  return INSTRUCTION_PATTERNS.some((entry, index) => entry.needs.test(shown) && (compiledInstructions[index] ??= entry.pattern()).test(shown));
 }
 
 /**
@@ -86,17 +99,16 @@ export function neutralizeTags(text: string): string {
 }
 
 /**
- * Words of characters that are neither whitespace, `<` (or a look-alike of it) nor a hidden character of step 2,
- * single spaces between them and none at either end: steps 1–3 and 6 cannot change such an item (no comment, hidden
- * character, whitespace run or tag can be spelled with it), so only redaction and the instruction check run. Most
- * recorded items — paths, commands, plan items — take this path.
+ * Printable ASCII words without `<`, single spaces between them and none at either end: steps 1–3 and 6 cannot
+ * change such an item (no comment, hidden character, whitespace run or tag can be spelled with it), so only
+ * redaction and the instruction check run. Most recorded items — paths, commands, plan items — take this path; an
+ * ASCII-only class also keeps the Unicode-property classes of step 2 from being compiled for them.
  */
-const PLAIN_WORD = `[^\\s<\\uFF1C\\uFE64${HIDDEN_CLASS}]+`;
-const PLAIN_WORDS = new RegExp(`^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`, "u");
+const PLAIN_ASCII = /^[!-;=-~]+(?: [!-;=-~]+)*$/;
 
 /** Steps 1–6 on one recorded item. `empty` when nothing visible is left. */
 export function sanitizeItem(raw: string): Sanitized {
-  if (PLAIN_WORDS.test(raw)) {
+  if (PLAIN_ASCII.test(raw)) {
     const redacted = redactSecrets(raw);
     return readsAsInstruction(redacted) ? { kind: "withheld" } : { kind: "kept", text: redacted };
   }
