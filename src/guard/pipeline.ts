@@ -3,7 +3,6 @@ import { basename, join } from "node:path";
 import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
 import { matchPath } from "../brief/match.ts";
 import { readRegularFile } from "../core/regular-file.ts";
-import { readUserConfig } from "../core/user-config.ts";
 import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
 import { ruleConstraints } from "./constraints.ts";
@@ -137,7 +136,7 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
   // Only the user turns the judge on (README "Security"): without a `jev` section in the user config there is no
   // judge, answered without loading the judge module.
-  const userConfig = input.jev && judged.length > 0 ? readUserConfig(input.env) : null;
+  const userConfig = input.jev && judged.length > 0 ? (await import("../core/user-config.ts")).readUserConfig(input.env) : null;
   if (userConfig?.kind === "ok" && userConfig.config.jev !== undefined) {
     const { judge } = await import("./jev.ts");
     const descriptions = new Map(picked.map((item) => [item.path, item.candidate.description]));
