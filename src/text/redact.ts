@@ -41,11 +41,6 @@ const OPTION_VALUE = String.raw`(?!-)(?!\[REDACTED\])${VALUE}`;
 const SECRET_WORDS = String.raw`password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|account[_-]?key|shared[_-]?access[_-]?key|encryption[_-]?key`;
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:${SECRET_WORDS})[A-Za-z0-9_.-]*`;
 
-/** `api_key`, `api-key`, `apikey`: the keywords of a two-word key. */
-function spellings(first: string, second: string): string[] {
-  return [`${first}_${second}`, `${first}-${second}`, `${first}${second}`];
-}
-
 /** A rule that replaces a whole token shape; `prefixes` are its literal starts (its keywords). */
 function token(name: string, prefixes: readonly string[], pattern: () => RegExp): SecretRule {
   return { name, keywords: prefixes.map((prefix) => prefix.toLowerCase()), pattern, replace: REDACTED };
@@ -120,7 +115,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { name: "sshpass -p", keywords: ["sshpass"], pattern: () => /\bsshpass\s+-p\s*(?:"[^"]*"|'[^']*'|\S+)/g, replace: `sshpass -p ${REDACTED}` },
   {
     name: "long options that take a secret: `--password X`, `--password=X`, `--passphrase X`, `--token X`, `--api-key X`, `--jwt X`, `--cookie X`…",
-    keywords: ["passw", "passphrase", "token", "secret", "api-key", "apikey", "access-key", "accesskey", "jwt", "cookie"],
+    keywords: ["passw", "passphrase", "token", "secret", "key", "jwt", "cookie"],
     pattern: () => new RegExp(String.raw`(--[A-Za-z0-9-]*?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|secret-?key|jwt|cookie)(?:=|\s+))${OPTION_VALUE}`, "gi"),
     replace: keepHead,
   },
@@ -182,7 +177,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // Assignments and key/value pairs.
   {
     name: "environment assignments `PGPASSWORD=`, `MYSQL_PWD=`, `*PASSWORD=`, `*TOKEN=`, `*SECRET=`, `*API_KEY=`…",
-    keywords: ["passw", "pwd", "token", "secret", ...spellings("api", "key")],
+    keywords: ["passw", "pwd", "token", "secret", "key"],
     pattern: () => /\b(PGPASSWORD|MYSQL_PWD|[A-Za-z_][A-Za-z0-9_]*(?:PASSWORD|PASSWD|PWD|TOKEN|SECRET|API_KEY|APIKEY))=(?!\[REDACTED\])(?:"[^"]*"|'[^']*'|[^\s"']+)/gi,
     replace: (_m, name) => `${name}=${REDACTED}`,
   },
@@ -194,10 +189,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     name: "key/value pairs `key=value` / `key: value` whose key names a secret",
-    keywords: [
-      "passw", "passphrase", "pwd", "secret", "token",
-      ...spellings("api", "key"), ...spellings("access", "key"), ...spellings("private", "key"), ...spellings("account", "key"), ...spellings("encryption", "key"),
-    ],
+    keywords: ["passw", "passphrase", "pwd", "secret", "token", "key"],
     pattern: () => new RegExp(String.raw`(["']?)\b(${SECRET_KEY})\1(\s*[:=]\s*)(?!\[REDACTED\])("[^"]*"|'[^']*'|[^\s,;&}"']+)`, "gi"),
     replace: (_m, quote, key, sep, value) =>
       `${quote}${key}${quote}${sep}${value.startsWith('"') ? `"${REDACTED}"` : value.startsWith("'") ? `'${REDACTED}'` : REDACTED}`,
@@ -208,13 +200,23 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** One test for every rule's keywords: most recorded items (paths, commands) hold none and are returned as is. */
+/**
+ * One test for every rule's keywords: most recorded items (paths, commands) hold none and are returned as is. A
+ * keyword that contains another one (`_auth` holds `auth`) adds nothing to it, and every alternative costs compile
+ * time at the first call of each hook process.
+ */
+function keywordTest(): RegExp {
+  const all = [...new Set(SECRET_RULES.flatMap((rule) => rule.keywords))];
+  const needed = all.filter((keyword) => !all.some((other) => other !== keyword && keyword.includes(other)));
+  return new RegExp(needed.map(escapeRegExp).join("|"), "i");
+}
+
 let anyKeyword: RegExp | null = null;
 const compiled: Array<RegExp | undefined> = [];
 
 /** Replaces every supported secret form with `[REDACTED]`. Pure; safe on any string. */
 export function redactSecrets(text: string): string {
-  anyKeyword ??= new RegExp([...new Set(SECRET_RULES.flatMap((rule) => rule.keywords))].map(escapeRegExp).join("|"), "i");
+  anyKeyword ??= keywordTest();
   if (!text || !anyKeyword.test(text)) return text;
   const lower = text.toLowerCase();
   let out = text;
