@@ -200,15 +200,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/**
- * One test for every rule's keywords: most recorded items (paths, commands) hold none and are returned as is. A
- * keyword that contains another one (`_auth` holds `auth`) adds nothing to it, and every alternative costs compile
- * time at the first call of each hook process.
- */
+/** One test for every rule's keywords: most recorded items (paths, commands) hold none and are returned as is. */
 function keywordTest(): RegExp {
-  const all = [...new Set(SECRET_RULES.flatMap((rule) => rule.keywords))];
-  const needed = all.filter((keyword) => !all.some((other) => other !== keyword && keyword.includes(other)));
-  return new RegExp(needed.map(escapeRegExp).join("|"), "i");
+  return new RegExp([...new Set(SECRET_RULES.flatMap((rule) => rule.keywords))].map(escapeRegExp).join("|"), "i");
 }
 
 let anyKeyword: RegExp | null = null;
