@@ -17,17 +17,19 @@ export function removeHtmlComments(text: string): string {
 
 /**
  * Step 2: characters a reader cannot see but a model reads. Spec 5.8 lists zero-width and bidirectional controls,
- * word joiners, BOM, soft hyphen, Unicode tag characters, C0 controls except TAB/LF, DEL and C1 controls; the two
- * Unicode properties below hold all of those (but the controls) and the rest of their families: every default
- * ignorable code point (variation selectors U+FE00–FE0F and U+E0100–E01EF, the combining grapheme joiner U+034F, the
- * Hangul fillers U+115F/U+1160/U+3164/U+FFA0, the Mongolian vowel separator and free variation selectors
- * U+180B–180F, the Arabic letter mark U+061C, the Khmer inherent vowels, U+2065–206F, the unassigned rest of
- * U+E0000–E0FFF) and every format character (the interlinear annotation marks U+FFF9–FFFB, the prepended
- * concatenation marks, the shorthand and musical format controls...). U+2800 (Braille blank) is a letter-like
- * symbol that draws nothing; lone surrogates draw a replacement box at best.
+ * word joiners, BOM, soft hyphen, Unicode tag characters, C0 controls except TAB/LF, DEL and C1 controls; the class
+ * below holds those and the rest of their families: every default-ignorable code point and every format character
+ * (Unicode's `Default_Ignorable_Code_Point` and `Cf`, spelled out because a property class costs several times the
+ * compile at a hook's first non-ASCII item; test/unit/sanitize.test.ts checks the list against both properties) —
+ * variation selectors U+FE00–FE0F and U+E0100–E01EF, the combining grapheme joiner U+034F, the Hangul fillers
+ * U+115F/U+1160/U+3164/U+FFA0, the Mongolian vowel separator and free variation selectors U+180B–180F, the Arabic
+ * letter mark, the Khmer inherent vowels, U+2065–206F, the interlinear annotation marks U+FFF9–FFFB, the prepended
+ * concatenation marks, the shorthand and musical format controls, the rest of U+E0000–E0FFF. U+2800 (Braille
+ * blank) is a letter-like symbol that draws nothing; lone surrogates draw a replacement box at best.
  */
-const hidden = () => /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2800]/gu;
-/** The same for ASCII text, whose only hidden characters are controls (the Unicode classes cost a compile). */
+export const HIDDEN_CHARACTER_CLASS = String.raw`\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u115F-\u1160\u17B4-\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u2800\u3164\uD800-\uDFFF\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}`;
+const hidden = () => new RegExp(`[${HIDDEN_CHARACTER_CLASS}]`, "gu");
+/** The same for ASCII text, whose only hidden characters are controls. */
 const ASCII_HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 const ASCII_ONLY = /^[\u0000-\u007F]*$/;
 /** Created on first use, like the instruction patterns of step 5. */

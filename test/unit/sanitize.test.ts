@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import {
+  HIDDEN_CHARACTER_CLASS,
   collapseWhitespace,
   neutralizeTags,
   readsAsInstruction,
@@ -41,6 +42,17 @@ describe("sanitize step 2: hidden characters", () => {
     expect(removeHiddenCharacters("a\u0000b\u0007c\u001Bd\u007Fe\u0085f\u009Fg")).toBe("abcdefg");
     expect(removeHiddenCharacters("a\tb\nc")).toBe("a\tb\nc");
     expect(removeHiddenCharacters("a\rb")).toBe("ab");
+  });
+
+  test("the spelled-out class is exactly the default-ignorable and format characters, controls, U+2800 and surrogates", () => {
+    const listed = new RegExp(`^[${HIDDEN_CHARACTER_CLASS}]$`, "u");
+    const properties = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2800]$/u;
+    const differing: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      const char = String.fromCodePoint(code);
+      if (listed.test(char) !== properties.test(char)) differing.push(code.toString(16));
+    }
+    expect(differing).toEqual([]);
   });
 
   test("visible text, accents and emoji are untouched", () => {
