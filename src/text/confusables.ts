@@ -52,11 +52,14 @@ const NON_ASCII = /[^\x00-\x7F]/;
 const NON_ASCII_CHARS = /[^\x00-\x7F]/gu;
 /** The combining marks NFKD leaves on Latin, Greek and Cyrillic letters (a full `\p{M}` class costs a larger compile). */
 const MARKS = /[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/g;
+const MARK = /^[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]$/;
 
 /** One character: a listed look-alike, else its compatibility decomposition without marks, look-alikes replaced. */
 function foldCharacter(char: string, map: ReadonlyMap<string, string>): string {
   const listed = map.get(char);
   if (listed !== undefined) return listed;
+  // A combining mark typed after its letter (`i\u0308gnore`) goes like one NFKD splits off.
+  if (MARK.test(char)) return "";
   const decomposed = char.normalize("NFKD");
   if (decomposed === char) return char;
   return decomposed.replace(MARKS, "").replace(NON_ASCII_CHARS, (part) => map.get(part) ?? part);
