@@ -47,10 +47,14 @@ function schemaVersion(db: Database): number {
   return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
 }
 
-function migrateLocked(db: Database): void {
-  db.transaction(() => {
+/**
+ * True when this call created the store or upgraded its schema; false when another process had already (or the
+ * store is from a newer version, whose schema is only checked).
+ */
+function migrateLocked(db: Database): boolean {
+  return db.transaction(() => {
     const current = schemaVersion(db);
-    if (current === SCHEMA_VERSION) return;
+    if (current === SCHEMA_VERSION) return false;
     db.exec(SCHEMA_SQL);
     for (const { table, column, type } of ADDED_COLUMNS) {
       const columns = db.query(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
@@ -58,13 +62,27 @@ function migrateLocked(db: Database): void {
     }
     db.exec(LATE_INDEXES_SQL);
     if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    return current < SCHEMA_VERSION;
   }).immediate();
 }
 
-function migrate(db: Database, deadline: number): void {
+/**
+ * A store this process created or migrated is entered in the user's projects registry (the dashboard's list). It
+ * happens once per store and schema version, so the registry's code is loaded only then (a lazily required chunk),
+ * never on a hook's hot path.
+ */
+function register(root: string): void {
+  try {
+    (require("./registry.ts") as typeof import("./registry.ts")).registerProject(root);
+  } catch {
+    // The registry is a convenience of the dashboard: a store is never refused over it.
+  }
+}
+
+function migrate(db: Database, root: string, deadline: number): void {
   // An up-to-date store needs no write lock: a writer holding it must not delay every open.
   if (withBusyRetry(() => schemaVersion(db), deadline) === SCHEMA_VERSION) return;
-  withBusyRetry(() => migrateLocked(db), deadline);
+  if (withBusyRetry(() => migrateLocked(db), deadline)) register(root);
 }
 
 /**
@@ -104,7 +122,7 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
       withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       tuneForShortLivedWriters(db);
       db.exec("PRAGMA foreign_keys = ON");
-      migrate(db, deadline);
+      migrate(db, root, deadline);
     }
   } catch (error) {
     db.close();
