@@ -2,7 +2,8 @@
  * Spec 2.3. The store is shared with the rest of AIOSON, so everything is `IF NOT EXISTS` and
  * migrations only ever add columns.
  */
-export const SCHEMA_VERSION = 1;
+/** 2: idx_execution_events_session_type (the dashboard's per-session reads of one kind of event). */
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -143,4 +144,5 @@ CREATE INDEX IF NOT EXISTS idx_execution_events_created ON execution_events(crea
 CREATE INDEX IF NOT EXISTS idx_execution_events_agent_type ON execution_events(agent_name, event_type, created_at DESC);
 CREATE INDEX IF NOT EXISTS idx_execution_events_verdict ON execution_events(verdict, created_at DESC);
 CREATE INDEX IF NOT EXISTS idx_execution_events_harness_session ON execution_events(harness_session_id, id);
+CREATE INDEX IF NOT EXISTS idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id);
 `;
