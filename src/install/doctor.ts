@@ -26,6 +26,7 @@ import { readConfigFile, readConfigText, unsafeProjectPath, userConfig, type Con
 
 export type Severity = "error" | "warning" | "info";
 export type Issue = { code: string; severity: Severity; tool?: string; message: string; fix: string };
+/** One installed handler; `ok`: no problem found. An inspection (`probe: false`) runs nothing: exitCode and landed null, ms 0. */
 export type HandlerCheck = { event: string; matcher?: string; command: string; exitCode: number | null; ms: number; landed: boolean | null; ok: boolean };
 export type HarnessReport = { tool: string; path: string; installed: boolean; handlers: HandlerCheck[] };
 export type DoctorResult = {
@@ -37,7 +38,11 @@ export type DoctorResult = {
   exitCode: number;
 };
 
-export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string };
+/**
+ * `probe: false` only reads and compares the installed configs: no handler is run, no probe project is made and no
+ * other aioson binary is started (the dashboard's hook health, which must run nothing).
+ */
+export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string; probe?: boolean };
 
 const RUN_TIMEOUT_MS = 15_000;
 const MAX_TIMEOUT_SECONDS = 600;
@@ -103,7 +108,14 @@ function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string
       fix: `Remove or rename ${first}, or put ${onPath[selfIndex]}'s folder before it on PATH.`,
     });
   }
-  if (real(first) !== self) {
+  // Asking the other binary its version runs it: an inspection only says which one the hooks run.
+  if (real(first) !== self && request.probe === false) {
+    issues.push({
+      code: "other_binary_on_path", severity: "info",
+      message: `The hooks run ${first}, not this binary (${self}).`,
+      fix: "Run aioson hooks:doctor to check that both are the same version.",
+    });
+  } else if (real(first) !== self) {
     const version = versionOf(first, request.env);
     if (version !== VERSION) {
       issues.push({
@@ -356,6 +368,10 @@ function probeHandlers(tool: string, runnable: readonly Runnable[], request: Doc
     for (const { spec } of ordered) {
       // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
       const commandWindows = spec.commandWindows ?? spec.windows;
+      if (request.probe === false) {
+        report.handlers.push({ event: spec.event, matcher: spec.matcher, command: spec.command, exitCode: null, ms: 0, landed: null, ok: true });
+        continue;
+      }
       project ??= probeProject();
       const check = runHandler(tool, project, spec.command, commandWindows, spec.event, spec.matcher, request.env);
       report.handlers.push(check);
@@ -462,6 +478,7 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
   if (text !== opencodePluginSource(agent, pluginGuards(text))) {
     issues.push({ code: "stale_handlers", severity: "error", tool: "opencode", message: `${path} was written by another version of aioson.`, fix: "aioson hooks:install --tool=opencode, then restart OpenCode" });
   }
+  if (request.probe === false) return report;
   const custom = (request.env.AIOSON_BIN ?? "").trim();
   const bin = custom ? custom.split(/\s+/) : ["aioson"];
   const project = probeProject();
@@ -539,6 +556,11 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
     issues,
     exitCode: broken ? 1 : 0,
   };
+}
+
+/** What the installed configs say, running nothing (see DoctorRequest `probe`). */
+export function inspectInstalledHooks(dir: string, env: paths.Env): DoctorResult {
+  return runDoctor({ dir, tool: undefined, env, slowMs: Number.POSITIVE_INFINITY, selfPath: process.execPath, probe: false });
 }
 
 export function doctorLines(result: DoctorResult): string[] {
