@@ -75,12 +75,16 @@ export async function selectRows(db: Database, request: RecapRequest): Promise<R
   return run ? legacyRunRows(db, run.run_key) : null;
 }
 
+/** The checkpoint text of rows already selected (the dashboard shows their facts beside it). */
+export function checkpointFromRows(rows: RecapRows, root: string, installAgent: string): string {
+  const facts = deriveFacts(rows);
+  const agent = facts.activatedAgent ?? installAgent;
+  const files = new ContextFiles(root);
+  return renderCheckpoint({ agent, feature: activeFeature(files), nextStep: nextStepFor(agent, files), facts });
+}
+
 /** The checkpoint text, or null when nothing was recorded for the session. */
 export async function buildCheckpoint(db: Database, request: RecapRequest): Promise<string | null> {
   const rows = await selectRows(db, request);
-  if (!rows) return null;
-  const facts = deriveFacts(rows);
-  const agent = facts.activatedAgent ?? request.agent;
-  const files = new ContextFiles(request.root);
-  return renderCheckpoint({ agent, feature: activeFeature(files), nextStep: nextStepFor(agent, files), facts });
+  return rows ? checkpointFromRows(rows, request.root, request.agent) : null;
 }

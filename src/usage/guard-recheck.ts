@@ -48,15 +48,20 @@ function presentNow(root: string, group: Group): Set<string> | null {
   return new Set(blocks.flatMap((block) => block.keys.map((key) => `${block.owner.rel}|${key}`)));
 }
 
-export function guardUsage(root: string, db: Database, sinceDays: number, now = Date.now()): GuardUsage {
+/**
+ * `harnessSession` narrows the report to the injections recorded in one harness session (the dashboard's per-session
+ * view); without it the whole project is read, as `context:usage` does.
+ */
+export function guardUsage(root: string, db: Database, sinceDays: number, now = Date.now(), harnessSession: string | null = null): GuardUsage {
   const since = new Date(now - sinceDays * 86_400_000).toISOString();
+  const session = harnessSession === null ? "" : "AND harness_session_id = ?";
   const rows = db
     .query(
       `SELECT agent_name, payload_json FROM execution_events
-       WHERE source = 'context_guard' AND event_type = 'guard_injected' AND created_at >= ?
+       WHERE source = 'context_guard' AND event_type = 'guard_injected' AND created_at >= ? ${session}
        ORDER BY created_at, id`,
     )
-    .all(since) as Array<{ agent_name: string | null; payload_json: string | null }>;
+    .all(...(harnessSession === null ? [since] : [since, harnessSession])) as Array<{ agent_name: string | null; payload_json: string | null }>;
   const usage = new Map<string, GuardRuleUsage>();
   const groups = new Map<string, Group>();
   for (const row of rows) {
