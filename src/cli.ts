@@ -19,6 +19,7 @@ const COMMANDS: readonly Entry[] = [
   { name: "live:start", area: "Sessions", description: "Open a live session for an agent (minimal)", load: () => import("./commands/live-start.ts") },
   { name: "live:status", area: "Sessions", description: "Show the live session of an agent", load: () => import("./commands/live-status.ts") },
   { name: "agent:done", area: "Sessions", description: "Record that an agent finished its turn (minimal)", load: () => import("./commands/agent-done.ts") },
+  { name: "dashboard", area: "Sessions", description: "Every agent session on this machine, live in the browser", load: () => import("./commands/dashboard.ts") },
   { name: "runtime:init", area: "Runtime", description: "Create the runtime store", load: () => import("./commands/runtime-init.ts") },
   { name: "runtime:emit", area: "Runtime", description: "Record a manual runtime event", load: () => import("./commands/runtime-emit.ts") },
   { name: "runtime:status", area: "Runtime", description: "Show tasks, runs and recent events of the store", load: () => import("./commands/runtime-status.ts") },

@@ -1,0 +1,206 @@
+/**
+ * The dashboard in a real browser (Debian's headless Chromium driven by playwright-core): events emitted through
+ * the binary appear live; a person clicks project → session → the compaction checkpoint; recorded texts from an XSS
+ * corpus (event messages, file names, plan items, agent names, guard reasons, a project path, hooks.log) render as
+ * those characters, with no script run, no dialog and no console error; the token is required. A screenshot of each
+ * main view is saved under dist/dashboard-screenshots/ (a test artifact, not committed).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "../../scripts/chromium.ts";
+import { REPO_ROOT, cleanupTemp, runAioson, tempDir } from "../helpers.ts";
+import { startDashboard, type RunningDashboard } from "./helpers.ts";
+
+const SHOTS = join(REPO_ROOT, "dist", "dashboard-screenshots");
+
+/** Recorded texts that would run script if the page ever treated them as HTML or as a URL. */
+const XSS = [
+  "<img src=x onerror=alert(1)>",
+  '"><script>alert(1)</script>',
+  "javascript:alert(1)",
+  "<svg onload=alert(1)>",
+  "</textarea><iframe src=javascript:alert(1)></iframe>",
+  "{{constructor.constructor('alert(1)')()}}",
+] as const;
+
+/** The little of the DOM the checks read (this suite is typed without the DOM library). */
+type PageElement = { tagName: string; attributes: ArrayLike<{ name: string }>; getAttribute: (name: string) => string | null };
+type PageDocument = { querySelectorAll: (selector: string) => ArrayLike<PageElement>; scripts: ArrayLike<PageElement> };
+
+let home: string;
+let project: string;
+let dashboard: RunningDashboard;
+let browser: Browser;
+let context: BrowserContext;
+const problems: string[] = [];
+
+function emit(payload: object, args: readonly string[] = []): void {
+  const result = runAioson(["hooks:emit", project, ...args], { home, stdin: JSON.stringify(payload) });
+  expect(result.code).toBe(0);
+}
+
+async function newPage(): Promise<Page> {
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return page;
+}
+
+/** Nothing in the page came from recorded text as markup: no element it did not build, no handler attribute. */
+async function assertNoInjectedMarkup(page: Page): Promise<void> {
+  const found = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: PageDocument }).document;
+    const all = Array.from(doc.querySelectorAll("*"));
+    return {
+      handlers: all.filter((el) => Array.from(el.attributes).some((attr) => attr.name.toLowerCase().startsWith("on"))).map((el) => el.tagName),
+      foreign: all.filter((el) => ["IMG", "IFRAME", "OBJECT", "EMBED", "TEXTAREA"].includes(el.tagName)).map((el) => el.tagName),
+      scripts: Array.from(doc.scripts).map((script) => script.getAttribute("src") ?? "inline"),
+      links: Array.from(doc.querySelectorAll("a")).map((a) => a.getAttribute("href") ?? "").filter((href) => !href.startsWith("#/")),
+    };
+  });
+  expect(found.handlers).toEqual([]);
+  expect(found.foreign).toEqual([]);
+  expect(found.scripts.length).toBe(1);
+  expect(found.scripts[0]).toMatch(/^\/[\w.-]+\.js$/);
+  expect(found.links).toEqual([]);
+}
+
+beforeAll(async () => {
+  home = tempDir("aioson-home-");
+  // A project whose very path is hostile text.
+  project = join(tempDir("aioson-xss-"), `proj ${XSS[0]} ${XSS[3]}`);
+  mkdirSync(join(project, ".aioson"), { recursive: true });
+  writeFileSync(join(project, ".aioson", "config.md"), "# browser test project\n");
+  mkdirSync(join(project, ".aioson", "context"), { recursive: true });
+  writeFileSync(join(project, ".aioson", "context", "dev-state.md"), "---\nactive_feature: cart\nnext_step: Wire the totals\n---\n");
+  const session = "claude-xss-1";
+  const base = { session_id: session, cwd: project };
+  emit({ ...base, hook_event_name: "UserPromptSubmit", prompt: "/aioson:agent:dev start" });
+  for (const [i, text] of XSS.entries()) emit({ ...base, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, "src", `${text.replaceAll("/", "_")}-${i}.ts`), content: "x" } });
+  emit({ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: `npm test -- '${XSS[1]}'` }, tool_response: { stdout: "Tests: 1 failed, 3 passed", stderr: "", exit_code: 1 } });
+  emit({ ...base, hook_event_name: "PostToolUse", tool_name: "TodoWrite", tool_input: { todos: XSS.map((text, i) => ({ content: `Plan ${text}`, status: i < 2 ? "completed" : i === 2 ? "in_progress" : "pending" })) } });
+  emit({ ...base, hook_event_name: "PostToolUse", tool_name: "Task", tool_input: { description: `Explore ${XSS[4]}` }, tool_response: {} });
+  emit({ ...base, hook_event_name: "Stop", last_assistant_message: `Done: ${XSS[0]} and ${XSS[2]}` });
+  emit({ ...base, hook_event_name: "PreCompact", trigger: "auto" });
+  emit({ ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: join(project, "src", "after-compaction.ts") }, tool_response: {} });
+  // A guard decision and a hostile agent name, through runtime:emit (the dev hooks session is open).
+  expect(runAioson(["runtime:emit", project, "--agent=dev", "--type=guard_decision", `--summary=pre-commit-guard: deny ${XSS[1]}`, `--meta=${JSON.stringify({ guard: "pre-commit-guard", decision: "deny", reason: XSS[5], harness: "claude" })}`], { home }).code).toBe(0);
+  expect(runAioson(["runtime:emit", project, `--agent=${XSS[0]}`, `--summary=${XSS[3]}`], { home }).code).toBe(0);
+  writeFileSync(join(project, ".aioson", "runtime", "hooks.log"), `2026-01-01T00:00:00.000Z hooks:emit Error: ${XSS[1]}\n`);
+  dashboard = await startDashboard(["--no-open", "--port=0"], { home });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: "dark" });
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await dashboard?.stop();
+  cleanupTemp();
+});
+
+describe("the dashboard in a real browser", () => {
+  test("without the run's token the browser gets nothing but the hint", async () => {
+    const page = await context.newPage();
+    const response = await page.goto(dashboard.origin);
+    expect(response?.status()).toBe(401);
+    expect(await page.textContent("body")).toContain("aioson dashboard");
+    await page.close();
+  });
+
+  test("projects → project → session → compaction checkpoint, by clicking", async () => {
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    const card = page.locator("a.project-card", { hasText: XSS[0] });
+    await card.waitFor();
+    // The token left the address bar (and the history) at the first request.
+    expect(page.url()).toBe(`${dashboard.origin}/`);
+    await page.screenshot({ path: join(SHOTS, "projects.png") });
+    await card.click();
+    const row = page.locator(".sessions tr.clickable", { hasText: "claude-xss-1" });
+    await row.waitFor();
+    await page.locator(".chart.bars").first().waitFor();
+    await page.screenshot({ path: join(SHOTS, "project.png"), fullPage: true });
+    await row.click();
+    const checkpoint = page.locator("pre.checkpoint");
+    await checkpoint.waitFor();
+    const recap = runAioson(["hooks:recap", project, "--when=always", "--session=claude-xss-1"], { home });
+    expect(await checkpoint.textContent()).toBe(recap.stdout.trimEnd());
+    expect(await page.locator(".compactions li").count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, "session.png"), fullPage: true });
+    await page.locator(".crumbs a").nth(1).click();
+    await page.locator(".tabs a", { hasText: "Hook health" }).click();
+    await page.locator(".log li").first().waitFor();
+    await page.screenshot({ path: join(SHOTS, "health.png"), fullPage: true });
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  test("a new event appears in the open session's timeline as the hook records it", async () => {
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.locator("a.project-card").first().click();
+    await page.locator(".sessions tr.clickable", { hasText: "claude-xss-1" }).click();
+    await page.locator(".timeline li.event").first().waitFor();
+    await page.locator("#live.on").waitFor();
+    const before = await page.locator(".timeline li.event").count();
+    emit({ session_id: "claude-xss-1", cwd: project, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, "src", "live-arrival.ts"), content: "x" } });
+    const arrived = page.locator(".timeline li.event.fresh", { hasText: "Write: src/live-arrival.ts" });
+    await arrived.waitFor({ timeout: 5_000 });
+    expect(await page.locator(".timeline li.event").count()).toBe(before + 1);
+    // It is the newest, at the top.
+    expect(await page.locator(".timeline li.event").first().textContent()).toContain("live-arrival.ts");
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  test("every recorded text of the XSS corpus renders as its characters, on every view", async () => {
+    const page = await newPage();
+    await page.goto(dashboard.url);
+    await page.locator("a.project-card").first().waitFor();
+    const projectsText = await page.innerText("main");
+    expect(projectsText).toContain(project);
+    await assertNoInjectedMarkup(page);
+    await page.locator("a.project-card").first().click();
+    await page.locator(".sessions tr.clickable").first().waitFor();
+    await page.locator(".chart.bars").first().waitFor();
+    // The hostile agent name is a series of the activity chart.
+    expect(await page.innerText("main")).toContain(`@${XSS[0]}`);
+    await assertNoInjectedMarkup(page);
+    await page.locator(".sessions tr.clickable", { hasText: "claude-xss-1" }).click();
+    await page.locator("pre.checkpoint").waitFor();
+    await page.locator(".timeline li.event").first().waitFor();
+    const sessionText = await page.innerText("main");
+    for (const text of XSS) {
+      expect(sessionText).toContain(`Plan ${text}`);
+      expect(sessionText).toContain(`src/${text.replaceAll("/", "_")}`);
+    }
+    expect(sessionText).toContain(`Explore ${XSS[4]}`);
+    expect(sessionText).toContain(`$ npm test -- '${XSS[1]}'`);
+    await assertNoInjectedMarkup(page);
+    // The hooks session holds the guard decision recorded without a harness session id.
+    await page.locator(".crumbs a").nth(1).click();
+    await page.locator(".sessions tr.clickable", { hasText: "@dev" }).first().click();
+    await page.locator(".timeline li.event", { hasText: "pre-commit-guard" }).first().waitFor();
+    const hooksText = await page.innerText("main");
+    expect(hooksText).toContain(`pre-commit-guard: deny ${XSS[1]}`);
+    expect(hooksText).toContain(XSS[5]);
+    await assertNoInjectedMarkup(page);
+    await page.locator(".crumbs a").nth(1).click();
+    await page.locator(".tabs a", { hasText: "Hook health" }).click();
+    await page.locator(".log li").first().waitFor();
+    expect(await page.innerText("main")).toContain(`Error: ${XSS[1]}`);
+    await assertNoInjectedMarkup(page);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
