@@ -78,33 +78,10 @@ export default defineCommand({
       else printLines(render(result, style));
       return;
     }
-    await watch(() => render(snapshot(), style), seconds);
+    const { watchLive } = await import("../dashboard/watch.ts");
+    await watchLive(root, seconds, () => {
+      const result = snapshot();
+      return { lines: render(result, style), runKey: style === "default" ? (result.run?.run_key ?? null) : null };
+    });
   },
 });
-
-/** Reprints until SIGINT/SIGTERM; a TTY screen is cleared before each frame. */
-function watch(frame: () => string[], seconds: number): Promise<void> {
-  const draw = (): void => {
-    const lines = frame();
-    if (process.stdout.isTTY) process.stdout.write("\x1b[2J\x1b[H");
-    printLines(lines);
-  };
-  draw();
-  return new Promise((resolve) => {
-    const timer = setInterval(() => {
-      try {
-        draw();
-      } catch (error) {
-        console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }, seconds * 1000);
-    const stop = (): void => {
-      clearInterval(timer);
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}
