@@ -3,10 +3,11 @@
  * the binary appear live; a person clicks project → session → the compaction checkpoint; recorded texts from an XSS
  * corpus (event messages, file names, plan items, agent names, guard reasons, a project path, hooks.log) render as
  * those characters, with no script run, no dialog and no console error; the token is required. A screenshot of each
- * main view is saved under dist/dashboard-screenshots/ (a test artifact, not committed).
+ * main view of a realistic project (two harnesses, tests, a compaction, rules injected by context:guard) is saved
+ * under dist/dashboard-screenshots/ (a test artifact, not committed; docs/dashboard.png is one of them).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/chromium.ts";
@@ -30,15 +31,58 @@ type PageElement = { tagName: string; attributes: ArrayLike<{ name: string }>; g
 type PageDocument = { querySelectorAll: (selector: string) => ArrayLike<PageElement>; scripts: ArrayLike<PageElement> };
 
 let home: string;
+/** The realistic project. */
+let shop: string;
+/** The project whose path and records are the XSS corpus. */
 let project: string;
 let dashboard: RunningDashboard;
 let browser: Browser;
 let context: BrowserContext;
 const problems: string[] = [];
 
-function emit(payload: object, args: readonly string[] = []): void {
-  const result = runAioson(["hooks:emit", project, ...args], { home, stdin: JSON.stringify(payload) });
+function emit(payload: object, args: readonly string[] = [], root = project): void {
+  const result = runAioson(["hooks:emit", root, ...args], { home, stdin: JSON.stringify(payload) });
   expect(result.code).toBe(0);
+}
+
+/**
+ * A day of work in a small shop API: @dev in Claude Code (a plan, edits, a failing then passing test run, the
+ * project's naming rule injected by context:guard and honoured once, a compaction) and @qa in Codex.
+ */
+function recordShop(): void {
+  shop = join(tempDir("aioson-demo-"), "shop-api");
+  cpSync(join(REPO_ROOT, "test", "fixtures", "guard-project"), shop, { recursive: true });
+  writeFileSync(join(shop, ".aioson", "config.md"), "# shop-api\n");
+  mkdirSync(join(shop, ".aioson", "context"), { recursive: true });
+  writeFileSync(join(shop, ".aioson", "context", "dev-state.md"), "---\nactive_feature: checkout\nnext_step: Apply the coupon before the tax\n---\n");
+  expect(runAioson(["runtime:init", shop], { home }).code).toBe(0);
+  const dev = { session_id: "claude-7f3a91", cwd: shop };
+  const file = (name: string, tool = "Edit") => emit({ ...dev, hook_event_name: "PostToolUse", tool_name: tool, tool_input: { file_path: join(shop, name), content: "x" }, tool_response: {} }, [], shop);
+  const bash = (command: string, stdout: string, exit: number) =>
+    emit({ ...dev, hook_event_name: exit === 0 ? "PostToolUse" : "PostToolUseFailure", tool_name: "Bash", tool_input: { command }, tool_response: { stdout, stderr: "", interrupted: false }, ...(exit === 0 ? {} : { error: `Exit code ${exit}\n${stdout}` }) }, [], shop);
+  const plan = (done: number) =>
+    emit({ ...dev, hook_event_name: "PostToolUse", tool_name: "TodoWrite", tool_input: { todos: ["Read the cart service", "Add coupon model", "Apply coupon in totals", "Cover totals with tests", "Update the API docs"].map((content, i) => ({ content, status: i < done ? "completed" : i === done ? "in_progress" : "pending" })) } }, [], shop);
+  emit({ ...dev, hook_event_name: "UserPromptSubmit", prompt: "/aioson:agent:dev implement coupons in checkout" }, [], shop);
+  plan(1);
+  file("src/services/cart.ts");
+  file("src/models/coupon.ts", "Write");
+  // context:guard offers the naming rule for a Portuguese identifier; the agent then renames it.
+  expect(runAioson(["context:guard", shop, "--json"], { home, stdin: JSON.stringify({ ...dev, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: join(shop, "src/services/totals.js"), content: "export function calcularTotal() {}\n" } }) }).code).toBe(0);
+  writeFileSync(join(shop, "src", "services", "totals.js"), "export function computeTotal() {}\n");
+  file("src/services/totals.js", "Write");
+  plan(2);
+  bash("npm test -- totals", "Tests: 2 failed, 14 passed", 1);
+  file("src/services/totals.js");
+  bash("npm run lint", "0 problems", 0);
+  emit({ ...dev, hook_event_name: "PreCompact", trigger: "auto" }, [], shop);
+  file("test/totals.test.ts", "Write");
+  bash("npm test -- totals", "Tests: 16 passed", 0);
+  plan(3);
+  expect(runAioson(["runtime:emit", shop, "--agent=dev", "--type=guard_decision", "--summary=pre-commit-guard: ask git push origin main", `--meta=${JSON.stringify({ guard: "pre-commit-guard", decision: "ask", reason: "a push needs a confirmation", harness: "claude", tool: "Bash" })}`], { home }).code).toBe(0);
+  emit({ ...dev, hook_event_name: "Stop", last_assistant_message: "Coupons are applied before tax; totals are covered by tests. Next: the API docs." }, [], shop);
+  const qa = { session_id: "codex-19b2", cwd: shop };
+  emit({ ...qa, hook_event_name: "PostToolUse", tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n*** Update File: test/checkout.test.ts\n*** End Patch" }, tool_response: "Success" }, ["--source=codex", "--agent=qa"], shop);
+  emit({ ...qa, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "npm test" }, tool_response: "Tests: 31 passed\nProcess exited with code 0" }, ["--source=codex", "--agent=qa"], shop);
 }
 
 async function newPage(): Promise<Page> {
@@ -95,6 +139,7 @@ beforeAll(async () => {
   expect(runAioson(["runtime:emit", project, "--agent=dev", "--type=guard_decision", `--summary=pre-commit-guard: deny ${XSS[1]}`, `--meta=${JSON.stringify({ guard: "pre-commit-guard", decision: "deny", reason: XSS[5], harness: "claude" })}`], { home }).code).toBe(0);
   expect(runAioson(["runtime:emit", project, `--agent=${XSS[0]}`, `--summary=${XSS[3]}`], { home }).code).toBe(0);
   writeFileSync(join(project, ".aioson", "runtime", "hooks.log"), `2026-01-01T00:00:00.000Z hooks:emit Error: ${XSS[1]}\n`);
+  recordShop();
   dashboard = await startDashboard(["--no-open", "--port=0"], { home });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: "dark" });
@@ -120,26 +165,29 @@ describe("the dashboard in a real browser", () => {
   test("projects → project → session → compaction checkpoint, by clicking", async () => {
     const page = await newPage();
     await page.goto(dashboard.url);
-    const card = page.locator("a.project-card", { hasText: XSS[0] });
+    const card = page.locator("a.project-card", { hasText: "shop-api" });
     await card.waitFor();
     // The token left the address bar (and the history) at the first request.
     expect(page.url()).toBe(`${dashboard.origin}/`);
     await page.screenshot({ path: join(SHOTS, "projects.png") });
     await card.click();
-    const row = page.locator(".sessions tr.clickable", { hasText: "claude-xss-1" });
+    const row = page.locator(".sessions tr.clickable", { hasText: "claude-7f3a91" });
     await row.waitFor();
     await page.locator(".chart.bars").first().waitFor();
     await page.screenshot({ path: join(SHOTS, "project.png"), fullPage: true });
     await row.click();
     const checkpoint = page.locator("pre.checkpoint");
     await checkpoint.waitFor();
-    const recap = runAioson(["hooks:recap", project, "--when=always", "--session=claude-xss-1"], { home });
+    const recap = runAioson(["hooks:recap", shop, "--when=always", "--session=claude-7f3a91"], { home });
     expect(await checkpoint.textContent()).toBe(recap.stdout.trimEnd());
     expect(await page.locator(".compactions li").count()).toBe(1);
-    await page.screenshot({ path: join(SHOTS, "session.png"), fullPage: true });
+    // The rule context:guard offered, and the rename that honoured it.
+    expect(await page.locator(".rules li").first().textContent()).toContain("fixed 1");
+    await page.screenshot({ path: join(SHOTS, "session.png") });
+    await page.screenshot({ path: join(SHOTS, "session-full.png"), fullPage: true });
     await page.locator(".crumbs a").nth(1).click();
     await page.locator(".tabs a", { hasText: "Hook health" }).click();
-    await page.locator(".log li").first().waitFor();
+    await page.locator(".panel h2", { hasText: "Last fired" }).waitFor();
     await page.screenshot({ path: join(SHOTS, "health.png"), fullPage: true });
     await page.close();
     expect(problems).toEqual([]);
@@ -148,17 +196,18 @@ describe("the dashboard in a real browser", () => {
   test("a new event appears in the open session's timeline as the hook records it", async () => {
     const page = await newPage();
     await page.goto(dashboard.url);
-    await page.locator("a.project-card").first().click();
-    await page.locator(".sessions tr.clickable", { hasText: "claude-xss-1" }).click();
+    await page.locator("a.project-card", { hasText: "shop-api" }).click();
+    await page.locator(".sessions tr.clickable", { hasText: "claude-7f3a91" }).click();
     await page.locator(".timeline li.event").first().waitFor();
     await page.locator("#live.on").waitFor();
     const before = await page.locator(".timeline li.event").count();
-    emit({ session_id: "claude-xss-1", cwd: project, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, "src", "live-arrival.ts"), content: "x" } });
-    const arrived = page.locator(".timeline li.event.fresh", { hasText: "Write: src/live-arrival.ts" });
+    emit({ session_id: "claude-7f3a91", cwd: shop, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(shop, "docs", "api.md"), content: "x" } }, [], shop);
+    const arrived = page.locator(".timeline li.event.fresh", { hasText: "Write: docs/api.md" });
     await arrived.waitFor({ timeout: 5_000 });
     expect(await page.locator(".timeline li.event").count()).toBe(before + 1);
-    // It is the newest, at the top.
-    expect(await page.locator(".timeline li.event").first().textContent()).toContain("live-arrival.ts");
+    // It is the newest, at the top, and the session's panels follow it.
+    expect(await page.locator(".timeline li.event").first().textContent()).toContain("docs/api.md");
+    await page.locator(".files li", { hasText: "docs/api.md" }).waitFor({ timeout: 5_000 });
     await page.close();
     expect(problems).toEqual([]);
   });
@@ -166,11 +215,12 @@ describe("the dashboard in a real browser", () => {
   test("every recorded text of the XSS corpus renders as its characters, on every view", async () => {
     const page = await newPage();
     await page.goto(dashboard.url);
-    await page.locator("a.project-card").first().waitFor();
+    const card = page.locator("a.project-card", { hasText: XSS[0] });
+    await card.waitFor();
     const projectsText = await page.innerText("main");
     expect(projectsText).toContain(project);
     await assertNoInjectedMarkup(page);
-    await page.locator("a.project-card").first().click();
+    await card.click();
     await page.locator(".sessions tr.clickable").first().waitFor();
     await page.locator(".chart.bars").first().waitFor();
     // The hostile agent name is a series of the activity chart.

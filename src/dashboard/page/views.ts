@@ -288,7 +288,7 @@ function compactionPanel(detail: SessionDetail): HTMLElement {
 function guardPanel(detail: SessionDetail): HTMLElement {
   const c = detail.guardCounts;
   return panel("Guard decisions",
-    h("div", { class: "chips big" }, badge(`${c.deny} denied`, c.deny ? "bad" : "muted"), badge(`${c.ask} asked`, c.ask ? "warn" : "muted"), badge(`${c.block} blocked`, c.block ? "bad" : "muted"), badge(`${c.injected} rule injections`, c.injected ? "info" : "muted")),
+    h("div", { class: "chips big" }, badge(`${c.deny} denied`, c.deny ? "bad" : "muted"), badge(`${c.ask} asked`, c.ask ? "warn" : "muted"), badge(`${c.block} blocked`, c.block ? "bad" : "muted"), badge(`${c.injected} rule injection${c.injected === 1 ? "" : "s"}`, c.injected ? "info" : "muted")),
     detail.guard.length > 0
       ? h("ul", { class: "decisions" }, ...detail.guard.slice(0, LIST_SHOWN).map((g) =>
           h("li", null,
