@@ -145,5 +145,38 @@ if (escapeText) {
   check(code === 0 && JSON.stringify(args) === JSON.stringify(tricky), "OpenCode plugin arguments survive cmd.exe intact", JSON.stringify(args));
 }
 
+// 5. The dashboard serves its embedded page from the Windows build (the HTML import's files are in the .exe).
+{
+  const project = tempProject();
+  const server = Bun.spawn(["wine", join(bin, "aioson.exe"), "dashboard", winPath(project), "--no-open", "--port=0", "--json"], {
+    cwd: work,
+    env: { ...process.env, WINEPREFIX: join(work, "prefix"), WINEDEBUG: "-all" } as Record<string, string>,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = server.stdout.getReader();
+  const deadline = Date.now() + 60_000;
+  while (!text.includes("}") && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), Bun.sleep(1_000).then(() => null)]);
+    if (chunk?.done) break;
+    if (chunk?.value) text += new TextDecoder().decode(chunk.value);
+  }
+  let served = "";
+  try {
+    const url = new URL((JSON.parse(text) as { url: string }).url);
+    const cookie = `aioson_dashboard_${url.port}=${url.searchParams.get("token")}`;
+    const page = await fetch(`${url.origin}/`, { headers: { Cookie: cookie } });
+    const html = await page.text();
+    const script = /src="(\/[\w.-]+\.js)"/.exec(html)?.[1] ?? "";
+    const js = await fetch(`${url.origin}${script}`, { headers: { Cookie: cookie } });
+    served = `${page.status} ${js.status} ${(await js.text()).length > 1000}`;
+  } catch (error) {
+    served = String(error);
+  }
+  server.kill();
+  check(served === "200 200 true", "aioson.exe dashboard serves its embedded page and script", `${served} ${text.slice(0, 300)}`);
+}
+
 console.log(failures === 0 ? "wine smoke: all checks passed" : `wine smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);
