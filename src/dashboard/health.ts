@@ -4,17 +4,17 @@
  * events it recorded.
  */
 import type { Database } from "bun:sqlite";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { hookLogPath } from "../core/hook-log.ts";
+import { HOOK_LOG_MAX_BYTES, hookLogPath } from "../core/hook-log.ts";
 import { assertProjectPath } from "../core/project-fs.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { inspectInstalledHooks } from "../install/doctor.ts";
 import { parseJsonObject } from "../store/records.ts";
 import type { HealthResponse, HookFired, LogLine } from "./api.ts";
 import type { EventRow } from "./events.ts";
 import { SQL, type LiveRun } from "./queries.ts";
 
-/** The tail of hooks.log that is read: its newest lines are the ones worth showing. */
-const LOG_TAIL_BYTES = 64 * 1024;
+const LOG_MAX_BYTES = 4 * HOOK_LOG_MAX_BYTES;
+/** The newest lines are the ones worth showing. */
 const LOG_LINES = 50;
 const LOG_TEXT_MAX = 500;
 /** Rows read per agent and event type to find each harness's newest. */
@@ -34,33 +34,14 @@ const FIRED_BY: ReadonlyArray<[type: string, hook: string]> = [
   ["guard_decision", "guard decision"],
 ];
 
-function errno(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-/** The last LOG_TAIL_BYTES of a project file, without following a symlink or blocking on a FIFO; null when absent. */
-function readTail(root: string, path: string): string | null {
+/** hooks.log (rotated past HOOK_LOG_MAX_BYTES by its writer); a file far larger is not ours and is not read. */
+function readLog(root: string): string | null {
+  const path = hookLogPath(root);
   assertProjectPath(root, path);
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    if (errno(error) === "ENOENT") return null;
-    throw error;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return null;
-    const length = Math.min(stat.size, LOG_TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, stat.size - length);
-    const text = buffer.toString("utf8", 0, read);
-    // A cut first line is not shown.
-    return stat.size > length ? text.slice(text.indexOf("\n") + 1) : text;
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegularFile(path, LOG_MAX_BYTES, { noFollow: true });
+  if (read.kind === "ok") return read.text;
+  if (read.kind === "missing") return null;
+  throw new Error(read.kind === "not-regular" ? `it is ${read.what}` : read.kind === "too-large" ? `larger than ${read.limit} bytes` : read.code);
 }
 
 const LOG_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) (\S+) (.*)$/;
@@ -81,7 +62,7 @@ export function logLines(text: string): LogLine[] {
 
 function hookLog(root: string): LogLine[] {
   try {
-    return logLines(readTail(root, hookLogPath(root)) ?? "");
+    return logLines(readLog(root) ?? "");
   } catch (error) {
     return [{ ts: null, command: null, text: `hooks.log could not be read: ${error instanceof Error ? error.message : String(error)}` }];
   }
