@@ -4,7 +4,7 @@
  * (exit 0, valid JSON, nothing written outside the project's runtime folder).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { classify, eventName } from "../../src/emit/classify.ts";
 import { isInside } from "../../src/core/project-root.ts";
@@ -152,6 +152,9 @@ describe("fuzz — a sample through the binary", () => {
     }
     const added = snapshot(outer).filter((path) => !before.includes(path));
     for (const path of added) expect(path.startsWith(join("proj", ".aioson", "runtime"))).toBe(true);
-    expect(snapshot(home)).toEqual([]);
+    // HOME gains only the projects registry (written when the store was created), naming only this project.
+    expect(snapshot(home)).toEqual([".config", join(".config", "aioson"), join(".config", "aioson", "projects.json")]);
+    const registry = JSON.parse(readFileSync(join(home, ".config", "aioson", "projects.json"), "utf8")) as { projects: Array<{ root: string }> };
+    expect(registry.projects.map((entry) => entry.root)).toEqual([project]);
   }, 60_000);
 });
