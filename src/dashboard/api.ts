@@ -155,5 +155,5 @@ export type HealthResponse = {
 
 export type ChartsResponse = { activity: ActivityChart; tests: TestPoint[] };
 
-/** Server push (`/api/stream`): the new events of a project, or only that it changed. */
+/** Server push (`/api/stream`): the new events of a project; none means "reload" (a burst, or its store appeared). */
 export type PushMessage = { project: string; last: number; events: ViewEvent[] };

@@ -25,6 +25,8 @@ class Watcher {
   #db: Database | null = null;
   #version = -1;
   #last = 0;
+  /** Whether a poll found no store: the first one that finds it tells the subscribers to reload. */
+  #missing = false;
   readonly subscribers = new Set<Subscriber>();
 
   constructor(
@@ -40,8 +42,21 @@ class Watcher {
     } catch {
       this.#db = null;
     }
-    if (this.#db) this.#last = lastEvent(this.#db)?.id ?? 0;
+    if (!this.#db) {
+      this.#missing = true;
+      return null;
+    }
+    this.#last = lastEvent(this.#db)?.id ?? 0;
+    if (this.#missing) {
+      this.#missing = false;
+      this.#broadcast([]);
+    }
     return this.#db;
+  }
+
+  #broadcast(events: ViewEvent[]): void {
+    const message: PushMessage = { project: this.project, last: this.#last, events };
+    for (const subscriber of this.subscribers) subscriber.send(message);
   }
 
   poll(): void {
@@ -60,10 +75,8 @@ class Watcher {
     }
     if (events.length === 0) return;
     const overflow = events.length > PUSH_MAX;
-    const sent = overflow ? [] : events;
     this.#last = overflow ? (lastEvent(db)?.id ?? this.#last) : (events.at(-1)?.id ?? this.#last);
-    const message: PushMessage = { project: this.project, last: this.#last, events: sent };
-    for (const subscriber of this.subscribers) subscriber.send(message);
+    this.#broadcast(overflow ? [] : events);
   }
 
   close(): void {

@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import * as v from "valibot";
-import type { ProjectSummary, SessionFilters, SessionsResponse } from "./api.ts";
+import type { ChartsResponse, ProjectSummary, SessionFilters, SessionsResponse } from "./api.ts";
 import { loadAssets, type Asset } from "./assets.ts";
 import { AnswerCache } from "./cache.ts";
 import { projectCharts } from "./charts.ts";
@@ -150,10 +150,24 @@ class Api {
     return json({ projects: list, single: this.projects.single !== null });
   }
 
+  /** Whether `project` has a store that can be read (a project's first hook creates it). */
+  #hasStore(project: Project): boolean {
+    try {
+      return this.pool.get(project.root) !== null;
+    } catch {
+      return false;
+    }
+  }
+
   sessions(url: URL): Response {
     const q = query(FiltersQuery, url);
     const project = this.project(q.project);
     const filters: SessionFilters = { harness: q.harness || null, agent: q.agent || null, status: q.status || null };
+    if (!this.#hasStore(project)) {
+      // Not an error for the page: it says why there is nothing and fills in when the store appears.
+      const empty: SessionsResponse = { project: this.summary(project), hooks: [], harness: [], harnessMatching: 0, harnessTotal: 0, harnesses: [], agents: [] };
+      return json(empty);
+    }
     return this.read(project, url, (db): SessionsResponse => {
       const runs = liveRuns(db);
       const all = allHarnessSessions(db, runs);
@@ -209,6 +223,7 @@ class Api {
 
   charts(url: URL): Response {
     const project = this.project(query(ProjectQuery, url).project);
+    if (!this.#hasStore(project)) return json({ activity: { start: null, bucketMs: 60_000, series: [] }, tests: [] } satisfies ChartsResponse);
     return this.read(project, url, (db) => projectCharts(db));
   }
 

@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../scripts/chromium.ts";
-import { REPO_ROOT, cleanupTemp, runAioson, tempDir } from "../helpers.ts";
+import { REPO_ROOT, cleanupTemp, runAioson, tempDir, tempProject } from "../helpers.ts";
 import { startDashboard, type RunningDashboard } from "./helpers.ts";
 
 const SHOTS = join(REPO_ROOT, "dist", "dashboard-screenshots");
@@ -209,6 +209,24 @@ describe("the dashboard in a real browser", () => {
     expect(await page.locator(".timeline li.event").first().textContent()).toContain("docs/api.md");
     await page.locator(".files li", { hasText: "docs/api.md" }).waitFor({ timeout: 5_000 });
     await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  test("a project without a store yet: `aioson dashboard <dir>` says so, and fills in when its first hook records", async () => {
+    const fresh = tempProject();
+    const single = await startDashboard([fresh, "--no-open", "--port=0"], { home });
+    try {
+      const page = await newPage();
+      await page.goto(single.url);
+      await page.locator(".empty", { hasText: "No event recorded in this project yet" }).waitFor();
+      expect(await page.locator("h1").textContent()).toBe(fresh.split("/").at(-1) ?? "");
+      await page.locator("#live.on").waitFor();
+      emit({ session_id: "first-1", cwd: fresh, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(fresh, "first.ts"), content: "x" } }, [], fresh);
+      await page.locator(".sessions tr.clickable", { hasText: "first-1" }).waitFor({ timeout: 5_000 });
+      await page.close();
+    } finally {
+      await single.stop();
+    }
     expect(problems).toEqual([]);
   });
 

@@ -221,8 +221,12 @@ describe("aioson dashboard: a hostile project", () => {
       const { projects } = await getJson<ProjectsResponse>(dashboard, "/api/projects");
       expect(projects[0]?.store).toBe(false);
       expect(projects[0]?.problem).toContain(problem);
-      const sessions = await get(dashboard, `/api/sessions?project=${projects[0]?.id}`);
-      expect(sessions.status).toBe(409);
+      // The page is told why there is nothing, and reads nothing from it.
+      const sessions = await getJson<SessionsResponse>(dashboard, `/api/sessions?project=${projects[0]?.id}`);
+      expect(sessions.project.problem).toContain(problem);
+      expect(sessions.harness).toEqual([]);
+      expect((await get(dashboard, `/api/session?project=${projects[0]?.id}&session=x-1`)).status).toBe(409);
+      expect((await get(dashboard, `/api/timeline?project=${projects[0]?.id}&session=x-1`)).status).toBe(409);
       await dashboard.stop();
     }
   });

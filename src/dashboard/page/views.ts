@@ -27,6 +27,8 @@ export type ViewContext = {
 };
 
 const RELOAD_MS = 700;
+/** Views also redraw on their own this often: "3 min ago" moves on, a session turns idle, a project appears. */
+const REFRESH_MS = 60_000;
 /** Items of a long list shown in a panel (the newest). */
 const LIST_SHOWN = 8;
 
@@ -91,8 +93,13 @@ export async function projectsView(ctx: ViewContext): Promise<void> {
     );
   };
   await render();
-  const push = subscribe(null, debounce(() => void render().catch(() => undefined), RELOAD_MS), ctx.live);
-  ctx.onLeave(push.close);
+  const reload = debounce(() => void render().catch(() => undefined), RELOAD_MS);
+  const push = subscribe(null, reload, ctx.live);
+  const timer = setInterval(reload, REFRESH_MS);
+  ctx.onLeave(() => {
+    push.close();
+    clearInterval(timer);
+  });
 }
 
 /* ---------- a project ---------- */
@@ -165,18 +172,27 @@ export async function projectView(ctx: ViewContext, projectId: string, tab: "ses
   const body = h("div", null);
   replace(ctx.main, head, tabs, body);
 
-  const renderSessions = async () => {
-    const data = await get<SessionsResponse>("/api/sessions", { project: projectId, ...filters });
-    const p = data.project;
+  const renderHead = (p: ProjectSummary) => {
     ctx.crumbs([{ label: "Projects", href: "#/" }, { label: p.name }]);
     replace(head,
       h("h1", null, p.name),
       mono(p.root),
-      h("p", { class: "stats" }, h("span", null, h("b", null, count(p.events)), " events"), h("span", null, h("b", null, String(p.openSessions)), " open"), h("span", null, "last event ", when(p.lastEventAt))));
+      p.problem
+        ? h("p", { class: "stats" }, badge("unreadable", "bad"), h("span", null, p.problem))
+        : h("p", { class: "stats" }, h("span", null, h("b", null, count(p.events)), " events"), h("span", null, h("b", null, String(p.openSessions)), " open"), h("span", null, "last event ", when(p.lastEventAt))));
     replace(tabs,
       h("a", { href: link("p", projectId), class: tab === "sessions" ? "active" : "" }, "Sessions"),
       h("a", { href: link("p", projectId, "health"), class: tab === "health" ? "active" : "" }, "Hook health"));
+  };
+  const renderSessions = async () => {
+    const data = await get<SessionsResponse>("/api/sessions", { project: projectId, ...filters });
+    renderHead(data.project);
     if (tab !== "sessions") return;
+    if (!data.project.store) {
+      // A project whose store is missing (its first hook creates it) or unreadable (the header says why).
+      replace(sessionsBox, empty(data.project.problem ? "The store cannot be read safely: nothing is shown." : "No event recorded in this project yet: this page fills in as soon as a hook records one."));
+      return;
+    }
     const rerender = () => void renderSessions();
     replace(sessionsBox,
       h("div", { class: "filters" },
@@ -201,13 +217,16 @@ export async function projectView(ctx: ViewContext, projectId: string, tab: "ses
     return;
   }
   replace(body, chartsBox, sessionsBox);
-  await Promise.all([renderSessions(), renderCharts().catch(() => replace(chartsBox, empty("No events yet.")))]);
+  await Promise.all([renderSessions(), renderCharts()]);
   const reload = debounce(() => {
-    void renderSessions().catch(() => undefined);
-    void renderCharts().catch(() => undefined);
+    void Promise.all([renderSessions(), renderCharts()]).catch(() => undefined);
   }, RELOAD_MS);
   const push = subscribe(projectId, reload, ctx.live);
-  ctx.onLeave(push.close);
+  const timer = setInterval(reload, REFRESH_MS);
+  ctx.onLeave(() => {
+    push.close();
+    clearInterval(timer);
+  });
 }
 
 /* ---------- a session ---------- */
