@@ -69,7 +69,9 @@ export type SessionsResponse = {
   harness: HarnessSession[];
   /** Harness sessions matching the filters; `harness` holds the most recent `limit` of them. */
   harnessMatching: number;
+  /** All harness sessions, at most HARNESS_SESSIONS_MAX (`harnessCapped` when there are more). */
   harnessTotal: number;
+  harnessCapped: boolean;
   /** Values seen, for the filter menus. */
   harnesses: string[];
   agents: string[];

@@ -14,6 +14,7 @@ export const RECENT_WINDOW = 20_000;
 /** Harness sessions listed per project page (the page asks for more). */
 export const SESSIONS_PAGE = 30;
 export const SESSIONS_MAX = 500;
+export const HARNESS_SESSIONS_MAX = 50_000;
 export const TIMELINE_PAGE = 100;
 export const TIMELINE_MAX = 500;
 const LIVE_RUNS_MAX = 500;
@@ -32,11 +33,15 @@ export const SQL = {
     FROM agent_runs r LEFT JOIN tasks t ON t.task_key = r.task_key WHERE r.source = 'live' ORDER BY r.started_at DESC LIMIT ${LIVE_RUNS_MAX}`,
   runLast: "SELECT sequence_no, created_at FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC LIMIT 1",
   runFirst: "SELECT created_at FROM execution_events WHERE run_key = ? ORDER BY sequence_no LIMIT 1",
-  /** Every harness session id with its first and last row: a skip scan, one index seek per session. */
+  /**
+   * Every harness session id with its first and last row: a skip scan, one index seek per session, at most
+   * HARNESS_SESSIONS_MAX of them (a store with more is not one a person made, and must not fill the server's memory).
+   */
   harnessSessions: `WITH RECURSIVE ids(h) AS (
       SELECT (SELECT harness_session_id FROM execution_events WHERE harness_session_id IS NOT NULL ORDER BY harness_session_id LIMIT 1)
       UNION ALL
-      SELECT (SELECT harness_session_id FROM execution_events WHERE harness_session_id > ids.h ORDER BY harness_session_id LIMIT 1) FROM ids WHERE ids.h IS NOT NULL)
+      SELECT (SELECT harness_session_id FROM execution_events WHERE harness_session_id > ids.h ORDER BY harness_session_id LIMIT 1) FROM ids WHERE ids.h IS NOT NULL
+      LIMIT ${HARNESS_SESSIONS_MAX})
     SELECT h AS id, (SELECT MIN(id) FROM execution_events WHERE harness_session_id = h) AS first,
       (SELECT MAX(id) FROM execution_events WHERE harness_session_id = h) AS last FROM ids WHERE h IS NOT NULL`,
   rowsById: "SELECT id, created_at, event_type, run_key, agent_name FROM execution_events WHERE id IN (SELECT value FROM json_each(?))",

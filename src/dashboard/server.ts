@@ -12,7 +12,7 @@ import { harnessDetail, runDetail } from "./detail.ts";
 import { projectHealth } from "./health.ts";
 import { Projects, type Project } from "./projects.ts";
 import { eventStream, PushHub } from "./push.ts";
-import { SESSIONS_MAX, SESSIONS_PAGE, TIMELINE_MAX, TIMELINE_PAGE, allHarnessSessions, countEvents, harnessSession, liveRuns, matches, projectSummary, timeline } from "./queries.ts";
+import { HARNESS_SESSIONS_MAX, SESSIONS_MAX, SESSIONS_PAGE, TIMELINE_MAX, TIMELINE_PAGE, allHarnessSessions, countEvents, harnessSession, liveRuns, matches, projectSummary, timeline } from "./queries.ts";
 import { SECURITY_HEADERS, hasValidCookie, hasValidUrlToken, newToken, refuseRequest, sessionCookie } from "./security.ts";
 import { StorePool, StoreProblem } from "./stores.ts";
 
@@ -165,7 +165,7 @@ class Api {
     const filters: SessionFilters = { harness: q.harness || null, agent: q.agent || null, status: q.status || null };
     if (!this.#hasStore(project)) {
       // Not an error for the page: it says why there is nothing and fills in when the store appears.
-      const empty: SessionsResponse = { project: this.summary(project), hooks: [], harness: [], harnessMatching: 0, harnessTotal: 0, harnesses: [], agents: [] };
+      const empty: SessionsResponse = { project: this.summary(project), hooks: [], harness: [], harnessMatching: 0, harnessTotal: 0, harnessCapped: false, harnesses: [], agents: [] };
       return json(empty);
     }
     return this.read(project, url, (db): SessionsResponse => {
@@ -178,6 +178,7 @@ class Api {
         harness: countEvents(db, matching.slice(0, Math.min(SESSIONS_MAX, Math.max(1, q.limit ?? SESSIONS_PAGE)))),
         harnessMatching: matching.length,
         harnessTotal: all.length,
+        harnessCapped: all.length >= HARNESS_SESSIONS_MAX,
         harnesses: [...new Set([...runs, ...all].map((s) => s.harness).filter((h): h is string => h !== null))].sort(),
         agents: [...new Set([...runs.map((r) => r.agent), ...all.map((s) => s.agent)].filter((a): a is string => a !== null))].sort(),
       };

@@ -231,6 +231,25 @@ describe("aioson dashboard: a hostile project", () => {
     }
   });
 
+  test("a store with more harness sessions than anyone makes is listed up to the cap, and says so", async () => {
+    const home = tempDir("aioson-home-");
+    const project = tempProject();
+    emit(project, home, writePayload(project, "cap-0", "a.ts"));
+    const { Database } = await import("bun:sqlite");
+    const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    db.exec("BEGIN");
+    const insert = db.query("INSERT INTO execution_events (event_type, message, created_at, harness_session_id) VALUES ('note', 'x', '2026-01-01T00:00:00.000Z', ?)");
+    for (let i = 0; i < 50_010; i++) insert.run(`s-${i}`);
+    db.exec("COMMIT");
+    db.close();
+    const dashboard = await start([project, "--no-open", "--port=0"], home);
+    const id = (await getJson<ProjectsResponse>(dashboard, "/api/projects")).projects[0]?.id as string;
+    const sessions = await getJson<SessionsResponse>(dashboard, `/api/sessions?project=${id}&limit=5`);
+    expect(sessions.harnessTotal).toBe(50_000);
+    expect(sessions.harnessCapped).toBe(true);
+    expect(sessions.harness.length).toBe(5);
+  });
+
   test("ids and cursors from the page are validated; no path is ever taken from a request", async () => {
     const home = tempDir("aioson-home-");
     const project = tempProject();

@@ -200,7 +200,7 @@ export async function projectView(ctx: ViewContext, projectId: string, tab: "ses
         select("agent", data.agents, filters.agent, (value) => { filters.agent = value; rerender(); }),
         select("status", ["open", "idle", "closed"], filters.status, (value) => { filters.status = value; rerender(); })),
       panel("Hooks sessions", table(["agent", "harness", "owner", "status", "started", "last event", "events"], data.hooks.map((session) => hooksRow(projectId, session)), "No hooks session matches.")),
-      panel(`Harness sessions · ${data.harness.length < data.harnessMatching ? `the latest ${data.harness.length} of ` : ""}${count(data.harnessMatching)}${data.harnessMatching < data.harnessTotal ? ` (of ${count(data.harnessTotal)})` : ""}`,
+      panel(`Harness sessions · ${data.harness.length < data.harnessMatching ? `the latest ${data.harness.length} of ` : ""}${count(data.harnessMatching)}${data.harnessMatching < data.harnessTotal ? ` (of ${count(data.harnessTotal)})` : ""}${data.harnessCapped ? " — the store has more; only these were read" : ""}`,
         table(["session", "agent", "harness", "status", "started", "last event", "events"], data.harness.map((session) => harnessRow(projectId, session)), "No harness session matches."),
         data.harness.length < data.harnessMatching
           ? h("button", { class: "more", attrs: { type: "button" }, on: { click: () => { filters.limit += SESSIONS_STEP; rerender(); } } }, "Show more sessions")
