@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       await fresh.close();
     }
     rows.push([`first view (project page, sessions listed), median of ${runs}`, `${median(firstView).toFixed(0)} ms (max ${Math.max(...firstView).toFixed(0)})`]);
+    rows.push(["server RSS peak so far", `${rssMiB(proc.pid, "VmHWM").toFixed(1)} MiB`]);
     const sessionView: number[] = [];
     for (let i = 0; i < runs; i++) {
       touch(runs + i);
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       await fresh.close();
     }
     rows.push([`100k-event session page (panels, checkpoint, timeline), median of ${runs}`, `${median(sessionView).toFixed(0)} ms`]);
+    rows.push(["server RSS peak so far", `${rssMiB(proc.pid, "VmHWM").toFixed(1)} MiB`]);
     const project = projectHash.split("/")[2] as string;
     const api = async (path: string) => {
       const response = await page.request.get(`${origin}${path}`);
