@@ -7,8 +7,10 @@
 import type { Database } from "bun:sqlite";
 import { canonicalAgent } from "../core/agent.ts";
 import { deriveFacts, type Facts } from "../recap/facts.ts";
+import { COMPACTION_CONFIRMED, NEEDS_CONFIRMATION_MARK, countedMarkers, sessionMarkers, type MarkerRow } from "../recap/markers.ts";
 import { checkpointFromRows } from "../recap/recap.ts";
 import { harnessSessionRows, legacyRunRows } from "../recap/rows.ts";
+import { GUARD_EVENT_TYPES } from "../store/guard-events.ts";
 import { parseJsonObject } from "../store/records.ts";
 import { guardUsage } from "../usage/guard-recheck.ts";
 import type { ActivityChart, GuardEntry, HarnessSession, SessionDetail, ViewEvent } from "./api.ts";
@@ -40,13 +42,26 @@ function guardEntries(typed: Typed): GuardEntry[] {
   });
 }
 
-function compactions(typed: Typed): SessionDetail["compactions"] {
-  return typed("compaction", COMPACTIONS_SHOWN)
+type Compactions = Pick<SessionDetail, "compactions" | "compactionCount">;
+
+function markerRow(row: EventRow): MarkerRow {
+  return { id: row.id, confirmation: row.event_type === COMPACTION_CONFIRMED, flagged: (row.payload_json ?? "").includes(NEEDS_CONFIRMATION_MARK) };
+}
+
+/**
+ * The compactions that happened, as the recap counts them (markers.ts): a marker that waited for a confirmation
+ * that never came (a PreCompact the harness gave up on) is not one, unless it is the newest.
+ */
+function compactionsOf(typed: Typed, markers: readonly MarkerRow[]): Compactions {
+  const counted = new Set(countedMarkers(markers));
+  const compactions = typed("compaction", COMPACTIONS_SHOWN)
+    .filter((row) => counted.has(row.id))
     .reverse()
     .map((row) => {
       const trigger = parseJsonObject(row.payload_json)?.trigger;
       return { id: row.id, ts: row.created_at, trigger: typeof trigger === "string" ? trigger : null };
     });
+  return { compactions, compactionCount: counted.size };
 }
 
 function factsView(facts: Facts | null): Pick<SessionDetail, "failing" | "lastTest" | "plan"> {
@@ -77,7 +92,7 @@ function usageView(root: string, db: Database, session: string | null): SessionD
 }
 
 /** What both kinds of session show, from their own typed reads and recap rows. */
-function common(db: Database, root: string, typed: Typed, recapAgent: string, rows: ReturnType<typeof harnessSessionRows>, activity: ActivityChart, session: string | null): Common {
+function common(db: Database, root: string, typed: Typed, recapAgent: string, rows: ReturnType<typeof harnessSessionRows>, activity: ActivityChart, session: string | null, marks: Compactions): Common {
   const fileRows = typed("artifact", FILE_EVENTS);
   const files = new Map<string, number>();
   for (const row of fileRows) {
@@ -93,7 +108,6 @@ function common(db: Database, root: string, typed: Typed, recapAgent: string, ro
       if (row.decision === "deny" || row.decision === "ask" || row.decision === "block") counts[row.decision] = row.n;
     }
   }
-  const marks = compactions(typed);
   const facts = rows ? deriveFacts(rows) : null;
   const tests = testPoints(typed("step_done", STEP_EVENTS), TESTS_SHOWN);
   const view = factsView(facts);
@@ -104,8 +118,7 @@ function common(db: Database, root: string, typed: Typed, recapAgent: string, ro
     failing: view.failing,
     lastTest,
     plan: view.plan,
-    compactions: marks,
-    compactionCount: session !== null ? (db.query(SQL.sessionTypeCount).get(session, "compaction") as { n: number }).n : marks.length,
+    ...marks,
     checkpoint: rows ? checkpointFromRows(rows, root, recapAgent) : null,
     guard: decisions,
     guardCounts: counts,
@@ -137,25 +150,35 @@ export function harnessDetail(db: Database, root: string, session: HarnessSessio
     state: session.state,
     events: counted?.events ?? 0,
     harnessSessions: [],
-    ...common(db, root, typed, installAgent(run?.agent ?? session.agent), harnessSessionRows(db, session.id), activity, session.id),
+    ...common(db, root, typed, installAgent(run?.agent ?? session.agent), harnessSessionRows(db, session.id), activity, session.id, compactionsOf(typed, sessionMarkers(db, session.id))),
   };
 }
 
 /** Rows a hooks session's panels are read from: its newest ones. */
 const RUN_WINDOW = 10_000;
+/** Guard rows are standalone (no run): a hooks session's are those of its newest harness sessions. */
+const GUARD_TYPES: ReadonlySet<string> = new Set(GUARD_EVENT_TYPES);
+const GUARD_SESSIONS = 20;
 
 /**
  * A hooks (or guard, or live) session. A run has no index by event type, so its panels are read from its newest
- * RUN_WINDOW rows (its timeline pages through all of them). Facts and a checkpoint are shown only for a run whose
- * rows carry no harness session id (recap's legacy mode); otherwise they belong to its harness sessions.
+ * RUN_WINDOW rows (its timeline pages through all of them), and its guard rows from its newest harness sessions.
+ * Facts and a checkpoint are shown only for a run whose rows carry no harness session id (recap's legacy mode);
+ * otherwise they belong to its harness sessions.
  */
 export function runDetail(db: Database, root: string, run: LiveRun, sessions: readonly HarnessSession[]): SessionDetail {
   const recent = db.query(SQL.runRecent).all(run.run, RUN_WINDOW) as EventRow[];
-  const typed: Typed = (type, limit) => recent.filter((row) => row.event_type === type).slice(0, limit);
+  const mine = sessions.filter((session) => session.run === run.run);
+  const sessionTyped = db.query(SQL.sessionTyped);
+  const typed: Typed = (type, limit) =>
+    GUARD_TYPES.has(type)
+      ? mine.slice(0, GUARD_SESSIONS).flatMap((session) => sessionTyped.all(session.id, type, limit) as EventRow[]).sort((a, b) => b.id - a.id).slice(0, limit)
+      : recent.filter((row) => row.event_type === type).slice(0, limit);
   const first = db.query(SQL.runFirst).get(run.run) as { created_at: string } | null;
   const activity = activityChart(times(db, SQL.runTimes, run.run).map((ts) => ({ ts, label: run.agent })));
-  const mine = sessions.filter((session) => session.run === run.run);
   const rows = mine.length === 0 ? legacyRunRows(db, run.run) : null;
+  // The window's markers in id order (it is read newest first).
+  const markers = recent.filter((row) => row.event_type === "compaction" || row.event_type === COMPACTION_CONFIRMED).reverse().map(markerRow);
   return {
     kind: "hooks",
     id: run.run,
@@ -169,6 +192,6 @@ export function runDetail(db: Database, root: string, run: LiveRun, sessions: re
     state: run.open ? "open" : "closed",
     events: run.events,
     harnessSessions: countEvents(db, mine.slice(0, 50)),
-    ...common(db, root, typed, installAgent(run.agent), rows, activity, null),
+    ...common(db, root, typed, installAgent(run.agent), rows, activity, null, compactionsOf(typed, markers)),
   };
 }

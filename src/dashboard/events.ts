@@ -4,6 +4,7 @@
  * read with its type checked, texts are cut in SQL before they reach JavaScript, and a payload larger than
  * PAYLOAD_MAX is not parsed at all (the row still shows, with its message).
  */
+import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
 import type { EventKind, ViewEvent } from "./api.ts";
 
@@ -64,7 +65,9 @@ function shape(type: string, payload: JsonObject | null): Shaped {
       return { kind: "command", verdict: outcome && VERDICTS.has(outcome) ? outcome : "unknown", detail: cut([...new Set(parts)].join(" — ") || null) };
     }
     case "compaction":
-      return { kind: "compaction", verdict: text(payload, "trigger"), detail: null };
+      return { kind: "compaction", verdict: text(payload, "trigger"), detail: payload?.needs_confirmation === true ? "waits for the harness to confirm it" : null };
+    case COMPACTION_CONFIRMED:
+      return { kind: "compaction", verdict: "confirmed", detail: text(payload, "via") };
     case "agent_activated":
       return { kind: "activation", verdict: text(payload, "via"), detail: null };
     case "agent_message":

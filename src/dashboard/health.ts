@@ -29,6 +29,7 @@ const FIRED_BY: ReadonlyArray<[type: string, hook: string]> = [
   ["agent_message", "Stop"],
   ["agent_done", "Stop (agent:done)"],
   ["compaction", "PreCompact"],
+  ["compaction_confirmed", "SessionStart (compact) / PostCompact"],
   ["session_ended", "SessionEnd"],
   ["guard_injected", "PreToolUse (context:guard)"],
   ["guard_decision", "guard decision"],

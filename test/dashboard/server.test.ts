@@ -330,6 +330,39 @@ describe("aioson dashboard: the API", () => {
     expect(runPage.events.map((e) => e.kind)).toEqual(["compaction", "file", "file", "file"]);
   });
 
+  test("compactions count as the recap counts them; the guard kit's decisions show in both kinds of session", async () => {
+    const home = tempDir("aioson-home-");
+    const project = tempProject();
+    const session = { session_id: "c-1", cwd: project };
+    emit(project, home, writePayload(project, "c-1", "a.ts"));
+    // Two PreCompact markers in a row: Claude's wait for a confirmation, and a later one replaces the first.
+    emit(project, home, JSON.stringify({ ...session, hook_event_name: "PreCompact", trigger: "auto" }));
+    emit(project, home, JSON.stringify({ ...session, hook_event_name: "PreCompact", trigger: "auto" }));
+    const dashboard = await start([project, "--no-open", "--port=0"], home);
+    const id = (await getJson<ProjectsResponse>(dashboard, "/api/projects")).projects[0]?.id as string;
+    const first = await getJson<SessionDetail>(dashboard, `/api/session?project=${id}&session=c-1`);
+    expect(first.compactionCount).toBe(1);
+    expect(first.compactions.length).toBe(1);
+    // The harness's SessionStart(compact) confirms the newest; a third marker follows.
+    expect(runAioson(["hooks:recap", project, "--json"], { home, stdin: JSON.stringify({ ...session, hook_event_name: "SessionStart", source: "compact" }) }).code).toBe(0);
+    emit(project, home, JSON.stringify({ ...session, hook_event_name: "PreCompact", trigger: "manual" }));
+    const second = await getJson<SessionDetail>(dashboard, `/api/session?project=${id}&session=c-1`);
+    expect(second.compactionCount).toBe(2);
+    expect(second.compactions.map((c) => c.trigger)).toEqual(["auto", "manual"]);
+    // A guard of the kit asks before a push: a standalone guard_decision row with the session id.
+    const push = runAioson(["guard:pre-commit-guard", project], { home, cwd: project, stdin: JSON.stringify({ ...session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push" } }) });
+    expect(push.code).toBe(0);
+    const harness = await getJson<SessionDetail>(dashboard, `/api/session?project=${id}&session=c-1`);
+    expect(harness.guardCounts.ask).toBe(1);
+    expect(harness.guard[0]).toMatchObject({ verdict: "ask", guard: "pre-commit-guard" });
+    const sessions = await getJson<SessionsResponse>(dashboard, `/api/sessions?project=${id}`);
+    const run = sessions.hooks[0]?.run as string;
+    const hooks = await getJson<SessionDetail>(dashboard, `/api/session?project=${id}&run=${encodeURIComponent(run)}`);
+    expect(hooks.guard.map((g) => `${g.verdict} ${g.guard}`)).toEqual(["ask pre-commit-guard"]);
+    const timeline = await getJson<TimelineResponse>(dashboard, `/api/timeline?project=${id}&session=c-1`);
+    expect(timeline.events.slice(0, 3).map((e) => `${e.kind} ${e.verdict}`)).toEqual(["guard ask", "compaction manual", "compaction confirmed"]);
+  });
+
   test("a new event is pushed to every subscriber, once, through the stream", async () => {
     const home = tempDir("aioson-home-");
     const project = tempProject();
