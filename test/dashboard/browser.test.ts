@@ -78,7 +78,8 @@ function recordShop(): void {
   file("test/totals.test.ts", "Write");
   bash("npm test -- totals", "Tests: 16 passed", 0);
   plan(3);
-  expect(runAioson(["runtime:emit", shop, "--agent=dev", "--type=guard_decision", "--summary=pre-commit-guard: ask git push origin main", `--meta=${JSON.stringify({ guard: "pre-commit-guard", decision: "ask", reason: "a push needs a confirmation", harness: "claude", tool: "Bash" })}`], { home }).code).toBe(0);
+  // The guard kit asks before a push (a guard_decision row of the session).
+  expect(runAioson(["guard:pre-commit-guard", shop], { home, cwd: shop, stdin: JSON.stringify({ ...dev, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push origin main" } }) }).code).toBe(0);
   emit({ ...dev, hook_event_name: "Stop", last_assistant_message: "Coupons are applied before tax; totals are covered by tests. Next: the API docs." }, [], shop);
   const qa = { session_id: "codex-19b2", cwd: shop };
   emit({ ...qa, hook_event_name: "PostToolUse", tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n*** Update File: test/checkout.test.ts\n*** End Patch" }, tool_response: "Success" }, ["--source=codex", "--agent=qa"], shop);
@@ -181,8 +182,9 @@ describe("the dashboard in a real browser", () => {
     const recap = runAioson(["hooks:recap", shop, "--when=always", "--session=claude-7f3a91"], { home });
     expect(await checkpoint.textContent()).toBe(recap.stdout.trimEnd());
     expect(await page.locator(".compactions li").count()).toBe(1);
-    // The rule context:guard offered, and the rename that honoured it.
+    // The rule context:guard offered, and the rename that honoured it; the guard kit's ask.
     expect(await page.locator(".rules li").first().textContent()).toContain("fixed 1");
+    expect(await page.locator(".decisions li", { hasText: "pre-commit-guard" }).first().textContent()).toContain("ask");
     await page.screenshot({ path: join(SHOTS, "session.png") });
     await page.screenshot({ path: join(SHOTS, "session-full.png"), fullPage: true });
     await page.locator(".crumbs a").nth(1).click();
