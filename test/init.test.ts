@@ -62,7 +62,8 @@ describe("init / update", () => {
   test("the --tool of init/update maps to hooks:install's --tool (108)", () => {
     expect(hookToolFor("claude")).toBe("claude");
     expect(hookToolFor("opencode")).toBe("opencode");
-    expect(hookToolFor("gemini")).toBe("all");
+    expect(hookToolFor("gemini")).toBe("gemini");
+    expect(hookToolFor("cursor")).toBe("all");
     expect(hookToolFor(undefined)).toBe("all");
   });
 

@@ -27,11 +27,24 @@ async function readEvent(args: { event?: string; "event-file"?: string }): Promi
   return parsed.kind === "payload" ? parsed.payload : null;
 }
 
+/**
+ * `--json`: the payload in the harness's shape. Gemini CLI runs the guard after the write (AfterTool, where its
+ * context reaches the model: src/install/gemini.ts); every other value answers the Claude-shaped envelope.
+ */
+async function wireText(tool: unknown, payload: { hookSpecificOutput?: { additionalContext?: string; permissionDecisionReason?: string } }): Promise<string> {
+  // After the write a deny cannot stop it: its reason is what the model must read.
+  const text = payload.hookSpecificOutput?.additionalContext ?? payload.hookSpecificOutput?.permissionDecisionReason;
+  if (typeof tool !== "string" || tool.trim().toLowerCase() !== "gemini") return JSON.stringify(payload, null, 2);
+  if (!text) return "{}";
+  const { contextAnswer } = await import("../harness/context.ts");
+  return contextAnswer("gemini", "PostToolUse", text) ?? "{}";
+}
+
 const command = defineCommand({
   meta: { name: "context:guard", description: "Inject the project rules that govern a pending file write" },
   args: {
     dir: { type: "positional", required: false, description: "Project directory (default: cwd)" },
-    tool: { type: "string", default: "claude", description: "Output adapter (every value answers the Claude-shaped envelope)" },
+    tool: { type: "string", default: "claude", description: "Output adapter: gemini answers Gemini CLI's AfterTool shape; every other value the Claude-shaped envelope" },
     agent: { type: "string", alias: "a", default: "auto", description: "Agent id, or auto to resolve it at run time" },
     event: { type: "string", description: "The pending tool event as a JSON string" },
     "event-file": { type: "string", description: "Path of a JSON file with the pending tool event" },
@@ -56,7 +69,7 @@ const command = defineCommand({
       logHookProblem(root, "context:guard", error);
       result = { payload: {}, rules: [], confidence: null };
     }
-    if (args.json) console.log(JSON.stringify(result.payload, null, 2));
+    if (args.json) console.log(await wireText(args.tool, result.payload));
     else if (result.denied) console.log(`context:guard denied the write: ${result.rules.join(", ")}`);
     else if (result.rules.length > 0) {
       console.log(`context:guard injected ${result.rules.length} rule(s): ${result.rules.join(", ")} (confidence ${result.confidence})`);

@@ -7,7 +7,7 @@ import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
-import { adapterFor, routePayload, stdinLimitsFor } from "../harness/index.ts";
+import { adapterFor, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
 import type { EmitResult, ThenResult } from "./persist.ts";
@@ -38,6 +38,11 @@ function flagText(value: string | undefined): string | null {
   return text === "" ? null : text;
 }
 
+/** `output`: what the hook prints for the harness (an owed checkpoint), when there is something. */
+function withOutput(result: EmitResult, output: string | null): EmitResult {
+  return output === null ? result : { ...result, output };
+}
+
 export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   const root = resolveHookRoot(options.dir);
   if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
@@ -57,7 +62,11 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
       else if (!isKnownEvent(name)) logHookProblem(root, COMMAND, `unknown event: ${name.slice(0, 80)}`);
       else if ((name === "PostToolUse" || name === "PostToolUseFailure") && !event.tool) logHookProblem(root, COMMAND, `${name} without tool_name`);
     }
-    const records = classify({ root, source, eventName: name }, event);
+    const classified = classify({ root, source, eventName: name }, event);
+    // Harnesses whose compactions no hook follows: one marker per compaction, the checkpoint owed to a later hook.
+    const checkpoints = owesCheckpoints(source) ? await import("./checkpoint.ts") : null;
+    const records = checkpoints ? checkpoints.onceCompacted(root, source, event, classified) : classified;
+    const owed = async () => (checkpoints ? await checkpoints.owedCheckpoint(root, source, name, event, options.agent) : null);
     const sessionEnd = name === "SessionEnd";
     const thenFlag = flagText(options.then);
     // One turn end per real turn: a Stop that continues a turn a Stop hook blocked (`stop_hook_active`) is the
@@ -70,7 +79,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
         : thenFlag === "agent:done" && !sessionEnd && event.stopHookActive
           ? { command: thenFlag, ok: true, reason: "stop_hook_active" }
           : null;
-    if (records.length === 0 && !thenAgentDone) return { ok: true, skipped: true, ...(notRun ? { then: notRun } : {}) };
+    if (records.length === 0 && !thenAgentDone) return withOutput({ ok: true, skipped: true, ...(notRun ? { then: notRun } : {}) }, await owed());
 
     const { persistEmit } = await import("./persist.ts");
     const result = persistEmit(
@@ -88,7 +97,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
       },
       (error) => logHookProblem(root, `${COMMAND} --then=agent:done`, error),
     );
-    return notRun && result.ok && !result.skipped ? { ...result, then: notRun } : result;
+    return withOutput(notRun && result.ok && !result.skipped ? { ...result, then: notRun } : result, await owed());
   } catch (error) {
     logHookProblem(root, COMMAND, error);
     return { ok: false };

@@ -40,6 +40,8 @@ export type PendingWrite = {
   sessionId: string | null;
   /** `agent` ‖ `agent_name` ‖ `context.agent` of the event (spec 6.3 step 1), unnormalized. */
   eventAgent: string | null;
+  /** The file's text before the write, when the event already knows it (null: a new file); absent: read the file. */
+  before?: string | null;
 };
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -61,6 +63,28 @@ function fromAntigravity(args: Record<string, unknown>): Record<string, unknown>
   };
 }
 
+/**
+ * Gemini CLI's file tools (Claude's field names) and Copilot CLI's Claude-named ones (`Write {path, file_text}`,
+ * `Edit {path, old_str, new_str}`, real-harnesses §5), mapped onto what the guard reads.
+ */
+const GEMINI_TOOLS = new Map<string, string>([["write_file", "Write"], ["replace", "Edit"]]);
+
+function fromCopilotCli(input: Record<string, unknown>): Record<string, unknown> {
+  if (!("path" in input) || "file_path" in input) return input;
+  return { ...input, file_path: input.path, content: input.file_text, old_string: input.old_str, new_string: input.new_str };
+}
+
+/**
+ * The file's text before the write when the event comes after it (Gemini's AfterTool, where context:guard runs):
+ * Gemini's `returnDisplay {originalContent, isNewFile}`. Undefined: read the file itself (it has not been written yet).
+ */
+function earlierText(event: Record<string, unknown>): string | null | undefined {
+  if (event.hook_event_name !== "AfterTool") return undefined;
+  const display = record(record(event.tool_response)?.returnDisplay);
+  if (!display || typeof display.originalContent !== "string") return undefined;
+  return display.isNewFile === true ? null : lf(display.originalContent);
+}
+
 function eventAgentOf(event: Record<string, unknown>): string | null {
   const context = record(event.context);
   for (const value of [event.agent, event.agent_name, context?.agent]) {
@@ -73,8 +97,10 @@ function eventAgentOf(event: Record<string, unknown>): string | null {
 /** The write the event announces; null for any other tool or a write without file and content. */
 export function pendingWrite(event: Record<string, unknown>): PendingWrite | null {
   const toolCall = record(event.toolCall);
-  let tool = text(event.tool_name) ?? text(event.toolName) ?? "";
-  let rawInput = record(event.tool_input) ?? record(event.toolInput);
+  const named = text(event.tool_name) ?? text(event.toolName) ?? "";
+  let tool = GEMINI_TOOLS.get(named) ?? named;
+  const given = record(event.tool_input) ?? record(event.toolInput);
+  let rawInput = given ? fromCopilotCli(given) : null;
   if (!tool && toolCall) {
     const name = text(toolCall.name) ?? "";
     tool = ANTIGRAVITY_TOOLS.get(name) ?? name;
@@ -89,7 +115,9 @@ export function pendingWrite(event: Record<string, unknown>): PendingWrite | nul
   const pieces = [input.content, input.new_string, input.old_string, input.new_source, ...(input.edits ?? []).map((e) => e.new_string)];
   const content = pieces.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
   if (!file && !content) return null;
-  return { tool, file, content, input, sessionId: text(event.session_id) ?? text(event.conversationId), eventAgent: eventAgentOf(event) };
+  const write: PendingWrite = { tool, file, content, input, sessionId: text(event.session_id) ?? text(event.conversationId), eventAgent: eventAgentOf(event) };
+  const before = earlierText(event);
+  return before === undefined ? write : { ...write, before };
 }
 
 export function lf(text: string): string {

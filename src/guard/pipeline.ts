@@ -73,7 +73,7 @@ async function violationsOf(root: string, write: PendingWrite, rel: string, agen
   const kind = judgedKind(rel);
   if (!kind || !write.file) return [];
   const abs = join(root, ...rel.split("/"));
-  const before = readBefore(abs);
+  const before = write.before !== undefined ? write.before : readBefore(abs);
   const after = afterContent(write, before);
   if (after === null) return [];
   const { enforce } = await import("./enforce.ts");

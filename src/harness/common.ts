@@ -187,6 +187,15 @@ export function toolCall(name: string, input: ToolInput, aliases: Readonly<Recor
   };
 }
 
+/**
+ * VS Code and Gemini CLI name MCP tools `mcp_<server>_<tool>` (microsoft/vscode `src/vs/workbench/contrib/mcp/common/
+ * mcpTypes.ts` `McpToolName.Prefix`; Gemini CLI's tool registry): spelled the Claude way (`mcp__…`) they are ignored
+ * like every MCP tool (spec 4.3). Null for any other name.
+ */
+export function mcpAsClaude(name: string | null): string | null {
+  return name !== null && name.startsWith("mcp_") && !name.startsWith("mcp__") ? `mcp__${name.slice(4)}` : null;
+}
+
 /** Spellings every harness may use for the tools hooks:emit records (spec 4.3 "also"). */
 const COMMON_TOOL_ALIASES: Readonly<Record<string, string>> = {
   patch: "apply_patch",

@@ -22,7 +22,7 @@
  * status: not-started|in-progress|completed}]}`; `runSubagentTool` `{prompt, description, agentName?}`.
  */
 import * as v from "valibot";
-import { eventFromEnvelope, firstText, parseEnvelope, planItems } from "./common.ts";
+import { eventFromEnvelope, firstText, mcpAsClaude, parseEnvelope, planItems } from "./common.ts";
 import type { Adapter, ToolCall } from "./types.ts";
 
 const TOOL_ALIASES: Readonly<Record<string, string>> = {
@@ -134,14 +134,6 @@ function refineTool(tool: ToolCall, input: Record<string, unknown> | undefined):
     default:
       return tool;
   }
-}
-
-/**
- * VS Code names MCP tools `mcp_<server>_<tool>` (microsoft/vscode `src/vs/workbench/contrib/mcp/common/mcpTypes.ts`
- * `McpToolName.Prefix`); spelled the Claude way (`mcp__…`) they are ignored like every MCP tool (spec 4.3).
- */
-function mcpAsClaude(name: string | null): string | null {
-  return name !== null && name.startsWith("mcp_") && !name.startsWith("mcp__") ? `mcp__${name.slice(4)}` : null;
 }
 
 export const copilotAdapter: Adapter = (raw) => {

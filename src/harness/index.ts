@@ -3,6 +3,7 @@ import { antigravityAdapter } from "./antigravity.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
 import { copilotAdapter, isCopilotPayload } from "./copilot.ts";
+import { geminiAdapter } from "./gemini.ts";
 import { opencodeAdapter } from "./opencode.ts";
 import { IDLE_MS, type StdinLimits } from "../core/stdin.ts";
 import type { Adapter } from "./types.ts";
@@ -13,6 +14,7 @@ const ADAPTERS: Readonly<Record<string, Adapter>> = {
   antigravity: antigravityAdapter,
   opencode: opencodeAdapter,
   copilot: copilotAdapter,
+  gemini: geminiAdapter,
 };
 
 export function adapterFor(source: string): Adapter {
@@ -42,4 +44,24 @@ export type Route = { source: string; skip?: undefined } | { skip: "duplicate-co
  */
 export function routePayload(source: string, raw: Record<string, unknown>): Route {
   return source === "claude" && isCopilotPayload(raw) ? { skip: "duplicate-copilot" } : { source };
+}
+
+/**
+ * Harnesses after whose compaction no hook runs (Gemini CLI: nothing follows a compression; Copilot CLI compacts in
+ * the background): the checkpoint is owed and handed over once by the next hook on one of these (normalised)
+ * events, whose context the harness gives the model.
+ */
+const CHECKPOINT_EVENTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  gemini: new Set(["UserPromptSubmit", "PostToolUse", "PostToolUseFailure"]),
+  copilot: new Set(["UserPromptSubmit", "PostToolUse", "PostToolUseFailure"]),
+};
+
+/** Whether a compaction of this harness leaves a checkpoint owed. */
+export function owesCheckpoints(source: string): boolean {
+  return source in CHECKPOINT_EVENTS;
+}
+
+/** Whether a hook of this harness on this event can hand over an owed checkpoint. */
+export function deliversCheckpointOn(source: string, event: string | null): boolean {
+  return event !== null && (CHECKPOINT_EVENTS[source]?.has(event) ?? false);
 }

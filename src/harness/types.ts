@@ -2,7 +2,7 @@
  * The one event shape every harness adapter produces. Nothing past the adapters knows about
  * snake_case vs camelCase, string vs object tool responses, command arrays or tool-name spellings.
  */
-export type HarnessName = "claude" | "codex" | "antigravity" | "opencode" | "copilot";
+export type HarnessName = "claude" | "codex" | "antigravity" | "opencode" | "copilot" | "gemini";
 
 /** One plan/todo item as the harness sent it (status not yet normalised). */
 export type PlanItem = { text: string; status: string };
@@ -69,6 +69,11 @@ export type HookEvent = {
   /** A Stop that continues a turn another Stop hook blocked (`stop_hook_active: true`). */
   stopHookActive: boolean;
   taskChange: TaskChange | null;
+  /**
+   * What identifies one compaction when the harness reports the same one more than once (Gemini CLI: a digest of
+   * the `<state_snapshot>` its requests carry after a compression); null = each report is its own compaction.
+   */
+  compactionKey?: string | null;
 };
 
 export type Adapter = (raw: Record<string, unknown>) => HookEvent;

@@ -13,22 +13,25 @@ const WINDOWS_TAIL = "2>nul & exit /b 0";
 
 export type CommandKind = "telemetry" | "turnEnd" | "sessionEnd" | "checkpoint" | "guard";
 
-/** POSIX command for one of our handler purposes. */
-export function posixCommand(kind: CommandKind, agent: string, source: string): string {
-  const a = shellQuote(agent);
-  const s = shellQuote(source);
+/** The arguments after `aioson` for one of our handler purposes; values come already quoted for the shell. */
+function commandArgs(kind: CommandKind, dir: string, agent: string, source: string, tool: string): string {
   switch (kind) {
     case "telemetry":
-      return `aioson hooks:emit "$PWD" --agent=${a} --source=${s} ${POSIX_TAIL}`;
+      return `hooks:emit ${dir} --agent=${agent} --source=${source}`;
     case "turnEnd":
-      return `aioson hooks:emit "$PWD" --then=agent:done --agent=${a} --source=${s} ${POSIX_TAIL}`;
+      return `hooks:emit ${dir} --then=agent:done --agent=${agent} --source=${source}`;
     case "sessionEnd":
-      return `aioson hooks:emit "$PWD" --agent=${a} --source=${s} --event=SessionEnd ${POSIX_TAIL}`;
+      return `hooks:emit ${dir} --agent=${agent} --source=${source} --event=SessionEnd`;
     case "checkpoint":
-      return `aioson hooks:recap "$PWD" --agent=${a} --source=${s} --json ${POSIX_TAIL}`;
+      return `hooks:recap ${dir} --agent=${agent} --source=${source} --json`;
     case "guard":
-      return `aioson context:guard "$PWD" --tool=claude --agent=${a} --json ${POSIX_TAIL}`;
+      return `context:guard ${dir} --tool=${tool} --agent=${agent} --json`;
   }
+}
+
+/** POSIX command for one of our handler purposes (context:guard answers in Claude's shape unless told otherwise). */
+export function posixCommand(kind: CommandKind, agent: string, source: string, tool = "claude"): string {
+  return `aioson ${commandArgs(kind, '"$PWD"', shellQuote(agent), shellQuote(source), bareWord(tool))} ${POSIX_TAIL}`;
 }
 
 /**
@@ -42,21 +45,30 @@ export function bareWord(value: string): string {
 }
 
 /** Windows command (Codex `commandWindows`): `.` is the cwd, from which the binary walks up to the root. */
-export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string): string {
-  const agent = bareWord(rawAgent);
-  const source = bareWord(rawSource);
-  switch (kind) {
-    case "telemetry":
-      return `aioson hooks:emit . --agent=${agent} --source=${source} ${WINDOWS_TAIL}`;
-    case "turnEnd":
-      return `aioson hooks:emit . --then=agent:done --agent=${agent} --source=${source} ${WINDOWS_TAIL}`;
-    case "sessionEnd":
-      return `aioson hooks:emit . --agent=${agent} --source=${source} --event=SessionEnd ${WINDOWS_TAIL}`;
-    case "checkpoint":
-      return `aioson hooks:recap . --agent=${agent} --source=${source} --json ${WINDOWS_TAIL}`;
-    case "guard":
-      return `aioson context:guard . --tool=claude --agent=${agent} --json ${WINDOWS_TAIL}`;
-  }
+export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string, tool = "claude"): string {
+  return `aioson ${commandArgs(kind, ".", bareWord(rawAgent), bareWord(rawSource), bareWord(tool))} ${WINDOWS_TAIL}`;
+}
+
+/**
+ * Gemini CLI has one command string for every OS: `bash -c <line>` on Unix, PowerShell on Windows
+ * (`powershell.exe|pwsh.exe -NoProfile [-NonInteractive] -Command "<line>; if ($LASTEXITCODE -ne 0) { exit
+ * $LASTEXITCODE }"`, `getShellConfiguration` and `HookRunner.executeCommandHook` of the pinned bundle), and reads any
+ * exit status of 2 or more as a deny — a missing binary (127) would block every tool. So the line is one that both
+ * shells parse alike: bare words, `;`, `exit 0` (which also skips the appended `$LASTEXITCODE` check), and `2>$null`,
+ * PowerShell's discard, which bash reads as a redirect to `$null` — the variable GEMINI_HANDLER_ENV gives the handler
+ * (Gemini merges a handler's `env` into its environment; PowerShell's `$null` is its own automatic variable, never
+ * the environment's). Whatever aioson does, the shell exits 0 and stderr stays out of what Gemini parses.
+ */
+const GEMINI_TAIL = "2>$null; exit 0";
+export const GEMINI_HANDLER_ENV: Readonly<Record<string, string>> = { null: "/dev/null" };
+
+export function geminiCommand(kind: CommandKind, rawAgent: string): string {
+  return geminiLine(commandArgs(kind, ".", bareWord(rawAgent), "gemini", "gemini"));
+}
+
+/** `<binary> <args>` with Gemini's tail (the guard kit's lines use it too). */
+export function geminiLine(args: string, binary = "aioson"): string {
+  return `${binary} ${args} ${GEMINI_TAIL}`;
 }
 
 /**

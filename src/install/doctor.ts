@@ -14,6 +14,8 @@ import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
 import { copilotHandlers } from "./copilot.ts";
+import { geminiEnv, geminiPayload, geminiShell, geminiSwitchIssues } from "./doctor-gemini.ts";
+import { geminiHandlers } from "./gemini.ts";
 import { isOurCommand, subcommandOf } from "./commands.ts";
 import { keptGuardSpecs } from "./guards.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
@@ -137,6 +139,7 @@ function configFor(tool: ToolName, request: DoctorRequest): { tool: string; file
     { tool: "antigravity workspace", file: workspace(paths.antigravityWorkspacePath(request.dir)) },
   ];
   if (tool === "copilot") return [{ tool, file: workspace(paths.copilotHooksPath(request.dir)) }];
+  if (tool === "gemini") return [{ tool, file: userConfig(paths.geminiSettingsPath(request.env)) }];
   return [{ tool, file: userConfig(paths.opencodePluginPath(request.env)) }];
 }
 
@@ -220,7 +223,7 @@ function harnessShell(command: string, commandWindows: string | undefined, env: 
 /** The handler without its error-silencing tail, as a person would type it in the same shell. */
 function byHand(command: string, commandWindows: string | undefined): string {
   if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${commandWindows.replace(/ 2>nul & exit \/b 0$/, "")}`;
-  return `echo '{}' | ${command.replace(/ 2>\/dev\/null \|\| true$/, "")}`;
+  return `echo '{}' | ${command.replace(/ (?:2>\/dev\/null \|\| true|2>\$null; exit 0)$/, "")}`;
 }
 
 /** A throwaway project for the probe runs (one per harness, like one session). */
@@ -232,15 +235,26 @@ function probeProject(): string {
   return project;
 }
 
+/** The payload a harness sends for one event. */
+function probePayload(tool: string, event: string, matcher: string | undefined, project: string, sessionId: string): Record<string, unknown> {
+  if (tool === "copilot") return copilotPayload(event, project, sessionId);
+  if (tool === "gemini") return geminiPayload(event, matcher, project, sessionId);
+  return syntheticPayload(event, matcher, project, sessionId);
+}
+
 /** Runs one handler through the harness's shell in `project`; `landed` only for hooks:emit (the others do not record). */
-function runHandler(tool: string, project: string, command: string, commandWindows: string | undefined, event: string, matcher: string | undefined, env: paths.Env): HandlerCheck {
+function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths.Env): HandlerCheck {
+  const { command, event, matcher } = spec;
+  // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
+  const commandWindows = spec.commandWindows ?? spec.windows;
   const before = countEvents(project);
   const sessionId = `aioson-doctor-${process.pid}`;
-  const payload = JSON.stringify(tool === "copilot" ? copilotPayload(event, project, sessionId) : syntheticPayload(event, matcher, project, sessionId));
+  const payload = JSON.stringify(probePayload(tool, event, matcher, project, sessionId));
+  const gemini = tool === "gemini";
   const started = performance.now();
-  const result = Bun.spawnSync(harnessShell(command, commandWindows, env), {
+  const result = Bun.spawnSync(gemini ? geminiShell(command, env) : harnessShell(command, commandWindows, env), {
     cwd: project,
-    env: { ...(env as Record<string, string>), PWD: project },
+    env: { ...(env as Record<string, string>), PWD: project, ...(gemini ? geminiEnv(spec, project, sessionId) : {}) },
     stdin: new TextEncoder().encode(payload),
     stdout: "pipe",
     stderr: "pipe",
@@ -277,11 +291,12 @@ function expectedSpecs(tool: string, hooks: unknown, withGuards: boolean): Handl
   if (harness === "codex") return codexHandlers(options);
   if (harness === "antigravity") return antigravityHandlers(options);
   if (harness === "copilot") return copilotHandlers(options);
+  if (harness === "gemini") return geminiHandlers(options);
   return [];
 }
 
 /** The keys aioson writes in a handler; a handler with any other key (`bash`, `powershell`, `env`…) is not ours. */
-const HANDLER_KEYS = new Set(["type", "timeout", "async", "statusMessage", "command", "commandWindows", "windows"]);
+const HANDLER_KEYS = new Set(["type", "name", "timeout", "async", "statusMessage", "command", "commandWindows", "windows", "env"]);
 
 /**
  * The spec whose exact command lines a found handler carries (same event, same matcher, same `command` and
@@ -291,7 +306,8 @@ function exactSpec(found: FoundHandler, expected: readonly HandlerSpec[]): Handl
   const { handler } = found;
   if (handler.type !== "command" || Object.keys(handler).some((key) => !HANDLER_KEYS.has(key))) return null;
   return expected.find((spec) =>
-    spec.event === found.event && spec.matcher === found.matcher && spec.command === handler.command && spec.commandWindows === handler.commandWindows && spec.windows === handler.windows) ?? null;
+    spec.event === found.event && spec.matcher === found.matcher && spec.command === handler.command && spec.commandWindows === handler.commandWindows && spec.windows === handler.windows &&
+    spec.name === handler.name && jsonEqual(spec.env, handler.env)) ?? null;
 }
 
 /** Installed-vs-expected difference, as `event (matcher)` labels; guard:* hooks are optional and not compared. */
@@ -366,18 +382,16 @@ function probeHandlers(tool: string, runnable: readonly Runnable[], request: Doc
   let project: string | null = null;
   try {
     for (const { spec } of ordered) {
-      // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
-      const commandWindows = spec.commandWindows ?? spec.windows;
       if (request.probe === false) {
         report.handlers.push({ event: spec.event, matcher: spec.matcher, command: spec.command, exitCode: null, ms: 0, landed: null, ok: true });
         continue;
       }
       project ??= probeProject();
-      const check = runHandler(tool, project, spec.command, commandWindows, spec.event, spec.matcher, request.env);
+      const check = runHandler(tool, project, spec, request.env);
       report.handlers.push(check);
       if (!check.ok) {
         const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
-        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${handlerLabel(spec.event, spec.matcher)}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(spec.command, commandWindows)}` });
+        issues.push({ code: "event_not_landed", severity: "error", tool, message: `${handlerLabel(spec.event, spec.matcher)}: the handler ${what}.`, fix: `Run it by hand to see the error: ${byHand(spec.command, spec.commandWindows ?? spec.windows)}` });
       }
     }
   } finally {
@@ -421,7 +435,8 @@ function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest
   }
   const { legacy, runnable, foreign } = classify(tool, read.data.hooks);
   report.installed = legacy.length + runnable.length + foreign.length > 0;
-  for (const { event, handler } of [...runnable.map((r) => r.found), ...foreign]) {
+  // Gemini CLI reads milliseconds: its timeouts are meant to be large.
+  for (const { event, handler } of tool === "gemini" ? [] : [...runnable.map((r) => r.found), ...foreign]) {
     if (typeof handler.timeout === "number" && handler.timeout > MAX_TIMEOUT_SECONDS) {
       issues.push({ code: "timeout_unit", severity: "error", tool, message: `${printable(event)}: timeout ${handler.timeout} looks like milliseconds; ${tool.split(" ")[0]} reads seconds, so the cap is effectively off.`, fix: reinstall });
     }
@@ -530,18 +545,24 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
   const binary = binaryIssues(request);
   issues.push(...binary.issues);
   // Copilot's file is per workspace: checked when asked for, or when the workspace has one.
-  const everything: ToolName[] = ["claude", "antigravity", "codex", "opencode", ...(existsSync(paths.copilotHooksPath(request.dir)) ? (["copilot"] as const) : [])];
+  // Gemini's settings: checked when they are there.
+  const everything: ToolName[] = [
+    "claude", "antigravity", "codex", "opencode",
+    ...(existsSync(paths.geminiSettingsPath(request.env)) ? (["gemini"] as const) : []),
+    ...(existsSync(paths.copilotHooksPath(request.dir)) ? (["copilot"] as const) : []),
+  ];
   const listed = request.tool && request.tool !== "all" ? (request.tool.split(",").map((t) => t.trim().toLowerCase()) as ToolName[]) : everything;
   const present = new Set(paths.detectTools(request.env));
   const harnesses: HarnessReport[] = [];
   let locations: DoctorResult["antigravityLocations"];
   for (const tool of listed) {
-    if (!["claude", "antigravity", "codex", "opencode", "copilot"].includes(tool)) continue;
+    if (!["claude", "antigravity", "codex", "opencode", "gemini", "copilot"].includes(tool)) continue;
     for (const { tool: label, file } of configFor(tool, request)) {
       const report = tool === "opencode" ? checkPlugin(file.path, request, issues) : checkJsonHarness(label, file, request, issues);
       harnesses.push(report);
     }
     if (tool === "antigravity") locations = antigravityLocations(request, issues);
+    if (tool === "gemini" && harnesses.some((h) => h.tool === "gemini" && h.installed)) issues.push(...geminiSwitchIssues(request.dir, request.env));
     const installed = harnesses.some((h) => h.tool.startsWith(tool) && h.installed);
     if (present.has(tool) && !installed && !issues.some((i) => i.tool?.startsWith(tool) && i.code.startsWith("config_"))) {
       issues.push({ code: "not_installed", severity: "warning", tool, message: `${tool} is on this machine but has no AIOSON hooks.`, fix: `aioson hooks:install --tool=${tool}` });

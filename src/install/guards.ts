@@ -5,7 +5,7 @@
  */
 import { GUARD_CATALOG, GUARD_NAMES, guardCommandLine, guardCommandLineWindows, selectGuards, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
 import { installedAgentId } from "./agents.ts";
-import { agentOfCommand, bareWord, subcommandOf } from "./commands.ts";
+import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, subcommandOf } from "./commands.ts";
 import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
@@ -24,7 +24,7 @@ export function parseWith(list: string): GuardSelection {
 }
 
 /** Harnesses that take guard handlers in a JSON config (Antigravity: no catalogue entry; OpenCode: the plugin). */
-const JSON_HARNESSES: Readonly<Partial<Record<ToolName, KitHarness>>> = { claude: "claude", codex: "codex", copilot: "copilot" };
+const JSON_HARNESSES: Readonly<Partial<Record<ToolName, KitHarness>>> = { claude: "claude", codex: "codex", copilot: "copilot", gemini: "gemini" };
 
 /** The handler specs of the chosen guards for one tool, catalogue order. `agent` only when fixed by `--agent`. */
 export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], agent: string | null): HandlerSpec[] {
@@ -36,6 +36,10 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
     const hook = entry.hooks[harness];
     if (!hook) return [];
     const spec: HandlerSpec = { event: hook.event, timeout: entry.timeout, command: guardCommandLine(entry, harness, options) };
+    if (harness === "gemini") {
+      // Gemini CLI: a named handler, the timeout in milliseconds, the environment its one-line command relies on.
+      return [{ event: hook.event, ...(hook.matcher !== null ? { matcher: hook.matcher } : {}), name: `aioson-guard-${entry.name}`, timeout: entry.timeout * 1000, command: spec.command, env: GEMINI_HANDLER_ENV }];
+    }
     if (harness === "copilot") {
       spec.flat = true;
       spec.windows = guardCommandLineWindows(entry, harness, options);
@@ -73,6 +77,7 @@ export function guardExtras(entries: readonly CatalogEntry[], agent: string | nu
     claude: guardSpecs("claude", entries, agent),
     codex: guardSpecs("codex", entries, agent),
     copilot: guardSpecs("copilot", entries, agent),
+    gemini: guardSpecs("gemini", entries, agent),
   };
 }
 

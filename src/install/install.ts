@@ -9,6 +9,7 @@ import { CLAUDE_LABEL, claudeHandlers } from "./claude.ts";
 import { subcommandOf } from "./commands.ts";
 import { CODEX_LABEL, CODEX_TRUST_LINE, codexHandlers } from "./codex.ts";
 import { COPILOT_LABEL, copilotHandlers } from "./copilot.ts";
+import { GEMINI_LABEL, GEMINI_TRUST_LINE, geminiHandlers } from "./gemini.ts";
 import { guardNamesOf } from "./guards.ts";
 import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
 import * as paths from "./paths.ts";
@@ -145,6 +146,16 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
     }
     return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines };
   }
+  if (tool === "gemini") {
+    const path = paths.geminiSettingsPath(env);
+    const outcome = json(GEMINI_LABEL, userConfig(path), path, (agent, guardAgent, kept) => geminiHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }));
+    const guards = guardsOf(outcome);
+    const lines = [...outcome.lines, ...guardLine(guards, dryRun)];
+    const missing = selectedGuards(request).filter((name) => !guards.includes(name));
+    if (missing.length > 0) lines.push(`  ⚠ Gemini CLI — no hook for: ${missing.join(", ")} (Gemini CLI has no sub-agent events, and its PreCompress fires before every model call).`);
+    if (outcome.changed && !dryRun) lines.push(GEMINI_TRUST_LINE);
+    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines };
+  }
   if (tool === "copilot") {
     const path = paths.copilotHooksPath(request.dir);
     const outcome = json(COPILOT_LABEL, workspaceFile(path, request.dir), displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
@@ -180,16 +191,17 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
   const tools = processed.map((p) => p.tool);
   const lines = ["", "Hooks installed. From now on:"];
   if (guard && tools.includes("claude")) lines.push("  • Before each file write/edit → context:guard injects salient project-rule constraints");
+  if (guard && tools.includes("gemini")) lines.push("  • After each file write/edit (gemini) → context:guard adds the salient project rules to the tool result");
   lines.push(
     "  • Every file write/edit → logged as artifact event",
     "  • Every bash command → logged as step_done event",
     "  • /aioson:agent:<name> typed in a session → logged as agent_activated",
   );
-  const doneTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "copilot");
+  const doneTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "gemini" || t === "copilot");
   if (doneTools.length > 0) lines.push(`  • End of each turn → logged as agent:done (${doneTools.join(", ")})`);
-  const endTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "codex");
+  const endTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "codex" || t === "gemini");
   if (endTools.length > 0) lines.push(`  • End of a session → logged as session_ended, the hooks session is closed (${endTools.join(", ")})`);
-  if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode")) {
+  if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode" || t === "gemini")) {
     lines.push("  • After a compaction → the session checkpoint comes back from the recorded events");
   }
   for (const p of processed) {
@@ -235,7 +247,7 @@ export function runInstall(request: InstallRequest): Report<InstallResult> {
   const { tools, detected } = installTools(request);
   if (detected) {
     if (tools.length === 0) {
-      lines.push("No supported AI tools detected. Install Claude Code, Antigravity, Codex or OpenCode first.");
+      lines.push("No supported AI tools detected. Install Claude Code, Antigravity, Codex, OpenCode or Gemini CLI first.");
       return { lines, result: { ok: false, reason: "no_tools_detected", dryRun: request.dryRun, results: [] } };
     }
     lines.push(`Detected tools: ${tools.join(", ")}`);
@@ -286,8 +298,10 @@ function entry(tool: ToolName, outcome: UninstallOutcome, scope?: "global" | "wo
 
 export function runUninstall(request: UninstallRequest): Report<UninstallResult> {
   const { env, dryRun } = request;
-  // `all` takes Copilot's workspace file only when it is there (the four global targets are always reported).
-  const everything = TOOLS.filter((tool) => tool !== "copilot" || existsSync(paths.copilotHooksPath(request.dir)));
+  // `all` takes Copilot's workspace file and Gemini's settings only when they are there (the four targets of spec
+  // 9.12 are always reported).
+  const present = (tool: ToolName) => (tool === "copilot" ? existsSync(paths.copilotHooksPath(request.dir)) : tool !== "gemini" || existsSync(paths.geminiSettingsPath(env)));
+  const everything = TOOLS.filter(present);
   const raw = request.tool === undefined || request.tool.trim() === "" ? ["claude"] : parseToolList(request.tool) ?? everything;
   const unsafe = unsafeProjectPath(request.dir, workspacePaths(raw, request.dir));
   if (unsafe) return { lines: refusalLines(unsafe), result: { ok: false, reason: "unsafe_project_path", error: unsafe, dryRun, results: [], exitCode: 1 } };
@@ -320,6 +334,11 @@ export function runUninstall(request: UninstallRequest): Report<UninstallResult>
           body.push(`  ✓ Removed obsolete ${wrapper}`);
         }
       }
+    } else if (tool === "gemini") {
+      const path = paths.geminiSettingsPath(env);
+      const outcome = uninstallJsonTarget(GEMINI_LABEL, "settings", userConfig(path), path, dryRun, 0);
+      body.push(...outcome.lines);
+      results.push(entry(tool, outcome));
     } else if (tool === "antigravity") {
       const globalPath = paths.antigravityGlobalPath(env);
       const workspacePath = paths.antigravityWorkspacePath(request.dir);

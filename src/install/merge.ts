@@ -9,15 +9,17 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Handler JSON with the key order of the docs: type, timeout, async, statusMessage, command, commandWindows|windows. */
+/** Handler JSON with the key order of the docs: type, name, timeout, async, statusMessage, command, commandWindows|windows, env. */
 export function handlerJson(spec: HandlerSpec): JsonObject {
   const handler: JsonObject = { type: "command" };
+  if (spec.name !== undefined) handler.name = spec.name;
   if (spec.timeout !== undefined) handler.timeout = spec.timeout;
   if (spec.async !== undefined) handler.async = spec.async;
   if (spec.statusMessage !== undefined) handler.statusMessage = spec.statusMessage;
   handler.command = spec.command;
   if (spec.commandWindows !== undefined) handler.commandWindows = spec.commandWindows;
   if (spec.windows !== undefined) handler.windows = spec.windows;
+  if (spec.env !== undefined) handler.env = { ...spec.env };
   return handler;
 }
 
@@ -149,6 +151,8 @@ export function specOf(found: FoundHandler): HandlerSpec {
   const { handler } = found;
   const spec: HandlerSpec = { event: found.event, command: typeof handler.command === "string" ? handler.command : "" };
   if (found.matcher !== undefined) spec.matcher = found.matcher;
+  if (typeof handler.name === "string") spec.name = handler.name;
+  if (isPlainObject(handler.env) && Object.values(handler.env).every((value) => typeof value === "string")) spec.env = handler.env as Record<string, string>;
   if (typeof handler.commandWindows === "string") spec.commandWindows = handler.commandWindows;
   if (typeof handler.windows === "string") spec.windows = handler.windows;
   if (typeof handler.timeout === "number") spec.timeout = handler.timeout;

@@ -25,6 +25,11 @@ export function codexDir(env: Env): string {
   return envDir(env, "CODEX_HOME") ?? join(homeDir(env), ".codex");
 }
 
+/** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini` when set (its `homedir()` override), else `~/.gemini`. */
+export function geminiDir(env: Env): string {
+  return join(envDir(env, "GEMINI_CLI_HOME") ?? homeDir(env), ".gemini");
+}
+
 export function antigravityDir(env: Env): string {
   return join(homeDir(env), ".gemini", "antigravity");
 }
@@ -39,6 +44,9 @@ export const codexHooksPath = (env: Env) => join(codexDir(env), "hooks.json");
 export const antigravityGlobalPath = (env: Env) => join(antigravityDir(env), "hooks.json");
 export const antigravityWorkspacePath = (dir: string) => join(dir, ".agents", "hooks.json");
 export const opencodePluginPath = (env: Env) => join(opencodeDir(env), "plugins", "aioson.js");
+export const geminiSettingsPath = (env: Env) => join(geminiDir(env), "settings.json");
+/** The workspace settings Gemini CLI layers over the user's (read by hooks:doctor only). */
+export const geminiWorkspaceSettingsPath = (dir: string) => join(dir, ".gemini", "settings.json");
 /** Copilot in VS Code reads the workspace's `.github/hooks/*.json`: our own file there. */
 export const copilotHooksPath = (dir: string) => join(dir, ...COPILOT_HOOKS_DIR, COPILOT_HOOKS_FILE);
 export const codexWrapperPath = (env: Env) => join(codexDir(env), "aioson-wrapper.sh");
@@ -51,7 +59,25 @@ function isDir(path: string): boolean {
   }
 }
 
-/** Spec 9.10: a tool is present when its directory exists; order claude, antigravity, codex, opencode. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `~/.gemini/` alone is no sign of Gemini CLI: Antigravity keeps its own folders in it. Gemini CLI is there when it
+ * left one of its own files: `settings.json`, `oauth_creds.json` (Google login) or `projects.json` (the project
+ * registry every run writes).
+ */
+export function geminiDetected(env: Env): boolean {
+  const dir = geminiDir(env);
+  return ["settings.json", "oauth_creds.json", "projects.json"].some((name) => isFile(join(dir, name)));
+}
+
+/** Spec 9.10: a tool is present when its directory exists; order claude, antigravity, codex, opencode, then gemini. */
 export function detectTools(env: Env): ToolName[] {
   const dirs: [ToolName, string][] = [
     ["claude", claudeDir(env)],
@@ -59,7 +85,8 @@ export function detectTools(env: Env): ToolName[] {
     ["codex", codexDir(env)],
     ["opencode", opencodeDir(env)],
   ];
-  return dirs.filter(([, dir]) => isDir(dir)).map(([tool]) => tool);
+  const found = dirs.filter(([, dir]) => isDir(dir)).map(([tool]) => tool);
+  return geminiDetected(env) ? [...found, "gemini"] : found;
 }
 
 /**

@@ -1,7 +1,10 @@
 /** Shared vocabulary of the installer: harnesses, handler specs (data, not JSON) and per-tool results. */
 
-/** Spec 9.3 order; `copilot` (GitHub Copilot agent hooks in VS Code, a workspace file) comes last. */
-export const TOOLS = ["claude", "antigravity", "codex", "opencode", "copilot"] as const;
+/**
+ * Spec 9.3 order, then Gemini CLI (`~/.gemini/settings.json`); `copilot` (GitHub Copilot in VS Code and Copilot CLI,
+ * a workspace file) comes last.
+ */
+export const TOOLS = ["claude", "antigravity", "codex", "opencode", "gemini", "copilot"] as const;
 export type ToolName = (typeof TOOLS)[number];
 
 export function isToolName(value: string): value is ToolName {
@@ -10,13 +13,15 @@ export function isToolName(value: string): value is ToolName {
 
 /**
  * One hook handler as the installer means it, before it becomes a harness's JSON.
- * `timeout` is in the harness's own unit (seconds for Claude Code and Codex).
+ * `timeout` is in the harness's own unit (seconds for Claude Code, Codex and Copilot, milliseconds for Gemini CLI).
  * `flat` = written as a bare handler in the event array (Antigravity `Stop`/`SessionEnd`, every Copilot handler), not
  * inside a group.
  */
 export type HandlerSpec = {
   event: string;
   matcher?: string;
+  /** Gemini CLI's handler name (what `hooksConfig.disabled` lists and its hook panel shows). */
+  name?: string;
   command: string;
   commandWindows?: string;
   /** VS Code's per-OS override key (Copilot hook files), written instead of `commandWindows`. */
@@ -24,6 +29,8 @@ export type HandlerSpec = {
   timeout?: number;
   async?: boolean;
   statusMessage?: string;
+  /** Variables the harness adds to the handler's environment (Gemini CLI `env`). */
+  env?: Readonly<Record<string, string>>;
   flat?: boolean;
 };
 

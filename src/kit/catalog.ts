@@ -5,12 +5,15 @@
  * Matchers differ because tool names differ (harness-protocols §1.9, §2.6, §3.6, §7 item 13):
  * Claude Code `Bash`/`PowerShell`; Codex `Bash` (+ `shell`, `exec_command`, `local_shell` in newer builds);
  * Copilot in VS Code has no matcher at all (every PreToolUse hook sees every tool, so the guard filters
- * `run_in_terminal` itself); OpenCode dispatches by plugin hook name and tool id (`bash`).
+ * `run_in_terminal` itself); OpenCode dispatches by plugin hook name and tool id (`bash`); Gemini CLI has its own event
+ * and tool names (`BeforeTool` on `run_shell_command`, `AfterAgent` for the turn's end), no sub-agent events, and a
+ * PreCompress that fires before every model call (so no context-save there).
  * Every guard runs synchronously: Codex skips `async` handlers, and a guard that decides must be waited for.
  */
+import { geminiLine } from "../install/commands.ts";
 import type { GuardName } from "./config.ts";
 
-export type KitHarness = "claude" | "codex" | "copilot" | "opencode";
+export type KitHarness = "claude" | "codex" | "copilot" | "opencode" | "gemini";
 
 /** Where a guard plugs into one harness; null in `hooks` = the harness has no such event. */
 export type HarnessHook = {
@@ -46,6 +49,8 @@ const STOP = (summary: string, name: GuardName, usedBy: readonly string[]): Cata
     copilot: { event: "Stop", matcher: null },
     // OpenCode's turn end (`session.idle`) is a bus event that cannot block.
     opencode: null,
+    // AfterAgent's deny sends the reason back as the next prompt; Gemini joins the reasons of every hook that denies.
+    gemini: { event: "AfterAgent", matcher: null },
   },
 });
 
@@ -62,6 +67,7 @@ export const GUARD_CATALOG: readonly CatalogEntry[] = [
       codex: { event: "PreToolUse", matcher: "Bash|shell|exec_command|local_shell" },
       copilot: { event: "PreToolUse", matcher: null },
       opencode: { event: "tool.execute.before", matcher: "bash" },
+      gemini: { event: "BeforeTool", matcher: "run_shell_command" },
     },
   },
   STOP("Block a stop whose answer names file paths no tool touched in the turn", "verify-claims", ALL),
@@ -81,6 +87,7 @@ export const GUARD_CATALOG: readonly CatalogEntry[] = [
       codex: { event: "SubagentStart", matcher: null },
       copilot: { event: "SubagentStart", matcher: null },
       opencode: null,
+      gemini: null,
     },
   },
   {
@@ -95,6 +102,7 @@ export const GUARD_CATALOG: readonly CatalogEntry[] = [
       codex: { event: "UserPromptSubmit", matcher: null },
       copilot: { event: "UserPromptSubmit", matcher: null },
       opencode: { event: "chat.message", matcher: null },
+      gemini: { event: "BeforeAgent", matcher: null },
     },
   },
   {
@@ -110,6 +118,8 @@ export const GUARD_CATALOG: readonly CatalogEntry[] = [
       codex: { event: "SessionStart", matcher: "startup|resume|clear" },
       copilot: { event: "SessionStart", matcher: null },
       opencode: null,
+      // Gemini's SessionStart has no compact source: every start is one this guard covers.
+      gemini: { event: "SessionStart", matcher: null },
     },
   },
   {
@@ -124,6 +134,7 @@ export const GUARD_CATALOG: readonly CatalogEntry[] = [
       codex: { event: "PreCompact", matcher: null },
       copilot: { event: "PreCompact", matcher: null },
       opencode: { event: "experimental.session.compacting", matcher: null },
+      gemini: null,
     },
   },
 ];
@@ -160,6 +171,8 @@ export type CommandOptions = { agent?: string; binary?: string };
  * except for guards whose stderr is their output (subagent-audit).
  */
 export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, options: CommandOptions = {}): string {
+  // Gemini CLI's one line for bash and PowerShell (src/install/commands.ts geminiCommand): bare words only.
+  if (harness === "gemini") return geminiLine(`guard:${entry.name} . --tool=gemini${options.agent ? ` --agent=${options.agent}` : ""}`, options.binary);
   const agent = options.agent ? ` --agent=${shellQuote(options.agent)}` : "";
   const stderr = entry.keepStderr ? "" : " 2>/dev/null";
   return `${options.binary ?? "aioson"} guard:${entry.name} "$PWD" --tool=${harness}${agent}${stderr} || true`;

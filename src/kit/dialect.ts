@@ -1,3 +1,5 @@
+import { asciiJson, contextAnswer } from "../harness/context.ts";
+
 /**
  * One guard decision, spoken in each harness's dialect.
  *
@@ -13,9 +15,12 @@
  *   (microsoft/vscode `extensions/copilot/src/extension/prompt/node/` DefaultIntentRequestHandler), so the
  *   Claude shape injects context there too.
  * - OpenCode: §3.3/§3.8 — the plugin throws to block; the binary answers the shim's `{block, reason}` reply.
+ * - Gemini CLI (real-harnesses §4): top-level `decision` (`deny`/`ask`) with `reason` — BeforeTool's deny reason
+ *   reaches the model, AfterAgent's becomes the next prompt (the reasons of several denying hooks are joined);
+ *   context as src/harness/context.ts writes it; Claude's `hookSpecificOutput.permissionDecision` is ignored there.
  */
-export type Harness = "claude" | "codex" | "copilot" | "opencode" | "antigravity";
-export const HARNESSES: readonly Harness[] = ["claude", "codex", "copilot", "opencode", "antigravity"];
+export type Harness = "claude" | "codex" | "copilot" | "opencode" | "antigravity" | "gemini";
+export const HARNESSES: readonly Harness[] = ["claude", "codex", "copilot", "opencode", "antigravity", "gemini"];
 
 export type Permission = "allow" | "deny" | "ask";
 
@@ -58,8 +63,12 @@ const ALIASES: Readonly<Record<string, Harness>> = {
   codex: "codex", "codex-cli": "codex",
   copilot: "copilot", vscode: "copilot", "github-copilot": "copilot", "vscode-copilot": "copilot",
   opencode: "opencode",
-  antigravity: "antigravity", gemini: "antigravity",
+  antigravity: "antigravity",
+  gemini: "gemini", "gemini-cli": "gemini",
 };
+
+/** Gemini CLI's own event names (no other harness sends them). */
+const GEMINI_EVENTS = /^(BeforeTool|AfterTool|BeforeAgent|AfterAgent|BeforeModel|AfterModel|BeforeToolSelection|PreCompress)$/;
 
 const COPILOT_TOOLS = /^(run_in_terminal|read_file|create_file|replace_string_in_file|multi_replace_string_in_file|insert_edit_into_file|apply_patch|editFiles|grep_search|file_search|semantic_search|list_dir|get_terminal_output|runSubagent)$/;
 const CODEX_TOOLS = /^(shell|exec_command|local_shell|apply_patch|update_plan|unified_exec)$/;
@@ -74,6 +83,7 @@ export function detectHarness(flag: unknown, payload: Record<string, unknown> | 
     if (named) return named;
   }
   if (!payload) return "claude";
+  if (typeof payload.hook_event_name === "string" && GEMINI_EVENTS.test(payload.hook_event_name)) return "gemini";
   const tool = typeof payload.tool_name === "string" ? payload.tool_name : typeof payload.toolName === "string" ? payload.toolName : "";
   if (tool && COPILOT_TOOLS.test(tool) && tool !== "apply_patch") return "copilot";
   if (typeof payload.hookEventName === "string" && typeof payload.hook_event_name !== "string") return "copilot";
@@ -86,6 +96,7 @@ const CODEX_ASK_NOTE = "Codex cannot ask for confirmation from a hook: ask the u
 
 function permissionOutput(harness: Harness, permission: Permission, reason: string, options: RenderOptions): Record<string, unknown> | null {
   if (harness === "opencode") return permission === "allow" ? null : { block: true, reason };
+  if (harness === "gemini") return permission === "allow" ? null : { decision: permission, reason };
   if (harness === "antigravity") return { decision: permission, reason };
   if (harness === "codex") {
     if (permission === "allow") return null;
@@ -99,6 +110,7 @@ function permissionOutput(harness: Harness, permission: Permission, reason: stri
 
 function blockOutput(harness: Harness, event: string, reason: string): Record<string, unknown> {
   if (harness === "opencode") return { block: true, reason };
+  if (harness === "gemini") return { decision: "deny", reason };
   if (harness === "copilot" && event === "Stop") return { decision: "block", reason, hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason } };
   return { decision: "block", reason };
 }
@@ -133,11 +145,18 @@ export function renderDecision(harness: Harness, event: string, decision: Decisi
       output = blockOutput(harness, event, decision.reason);
       break;
     case "context":
-      output = decision.text ? contextOutput(harness, event, decision.text) : null;
+      if (!decision.text) return null;
+      // Gemini and Copilot CLI read context in their own places (src/harness/context.ts); elsewhere Claude's shape.
+      if (harness === "gemini" || (harness === "copilot" && CONTEXT_EVENTS.has(event))) {
+        const answer = contextAnswer(harness, event, decision.text);
+        if (answer !== null) return answer;
+      }
+      output = contextOutput(harness, event, decision.text);
       break;
     case "notice":
       output = harness === "opencode" ? null : { systemMessage: decision.text };
       break;
   }
-  return output === null ? null : JSON.stringify(output);
+  if (output === null) return null;
+  return harness === "gemini" ? asciiJson(output) : JSON.stringify(output);
 }

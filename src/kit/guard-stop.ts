@@ -36,7 +36,8 @@ function transcriptPath(context: GuardContext): string {
 }
 
 function lastMessage(context: GuardContext): string {
-  return stringField(context.payload, "last_assistant_message", "lastAssistantMessage");
+  // Gemini CLI names the answer of the turn `prompt_response` (AfterAgent).
+  return stringField(context.payload, "last_assistant_message", "lastAssistantMessage", "prompt_response");
 }
 
 /** The turn being stopped, once the transcript holds the payload's answer (or the wait ran out); null = unreadable. */

@@ -61,3 +61,19 @@ describe("OpenCode dialect (plugin shim reply)", () => {
     expect(runGuard("pre-commit-guard", pre(ALLOW), { args: ["--tool=opencode"] }).stdout).toBe("");
   });
 });
+
+describe("Gemini CLI dialect", () => {
+  const before = (command: string) => ({ hook_event_name: "BeforeTool", session_id: "s", cwd: "/tmp", tool_name: "run_shell_command", tool_input: { command, description: "git" } });
+
+  test("BeforeTool denies and asks with a top-level decision; allow prints nothing; its payloads select it without a flag", () => {
+    expect(runGuard("pre-commit-guard", before(DENY), { args: ["--tool=gemini"] }).output).toEqual({ decision: "deny", reason: expect.any(String) });
+    expect(runGuard("pre-commit-guard", before(ASK)).output).toEqual({ decision: "ask", reason: expect.any(String) });
+    expect(runGuard("pre-commit-guard", before(ALLOW), { args: ["--tool=gemini"] }).stdout).toBe("");
+  });
+
+  test("AfterAgent blocks with a deny (its reason becomes the next prompt), and not again once stop_hook_active", () => {
+    const stop = runGuard("stop-checklist", { hook_event_name: "AfterAgent", prompt: "x", prompt_response: "done", stop_hook_active: false });
+    expect(stop.output).toEqual({ decision: "deny", reason: expect.any(String) });
+    expect(runGuard("stop-checklist", { hook_event_name: "AfterAgent", prompt_response: "done", stop_hook_active: true }).stdout).toBe("");
+  });
+});
