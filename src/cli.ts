@@ -31,6 +31,7 @@ const COMMANDS: readonly Entry[] = [
   { name: "guard:stop-checklist", area: "Guards", description: "Remind the agent of the project's stop checklist", load: () => import("./commands/guard-stop-checklist.ts") },
   { name: "guard:output-format", area: "Guards", description: "Remind the agent of the project's output format", load: () => import("./commands/guard-output-format.ts") },
   { name: "guard:skill-feedback", area: "Guards", description: "Ask for feedback on the skills used in the turn", load: () => import("./commands/guard-skill-feedback.ts") },
+  { name: "guard:stop-guards", area: "Guards", description: "Run several Stop guards in one hook and join their reasons", load: () => import("./commands/guard-stop-guards.ts") },
   { name: "guard:subagent-audit", area: "Guards", description: "Log every sub-agent start", load: () => import("./commands/guard-subagent-audit.ts") },
   { name: "guard:lesson-injector", area: "Guards", description: "Inject matching lessons into the prompt", load: () => import("./commands/guard-lesson-injector.ts") },
   { name: "guard:session-context", area: "Guards", description: "Inject project and git context at session start", load: () => import("./commands/guard-session-context.ts") },

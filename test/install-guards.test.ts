@@ -68,14 +68,14 @@ describe("hooks:install --with golden files", () => {
     expect(read(m.codex)).toBe(golden("codex-hooks-with-all.json"));
     expect(read(m.plugin)).toBe(golden("opencode-aioson-with-all.js"));
     expect(read(copilotFile(project))).toBe(golden("copilot-hooks-with-all.json"));
-    expect(run.stdout).toContain("  ✓ GitHub Copilot (VS Code) — .github/hooks/aioson.json");
+    expect(run.stdout).toContain("  ✓ GitHub Copilot (VS Code, Copilot CLI) — .github/hooks/aioson.json");
     expect(run.stdout).toContain("    + guards: pre-commit-guard, verify-claims, context-confidence-check, stop-checklist, output-format, skill-feedback, subagent-audit, lesson-injector, session-context, context-save");
     expect(run.stdout).toContain("  • Guards (opencode) → pre-commit-guard, lesson-injector, context-save");
     expect(run.stdout).toContain("  ⚠ OpenCode — no plugin hook for: verify-claims");
     expect(run.stdout).toContain("  • End of each turn → logged as agent:done (claude, copilot)");
   });
 
-  test("Copilot without guards: telemetry handlers only, flat, with a cmd.exe `windows` form", () => {
+  test("Copilot without guards: flat telemetry handlers plus the Write|Edit context:guard group, each with VS Code's cmd.exe `windows` and Copilot CLI's `powershell` form", () => {
     const m = machine();
     const project = tempProject();
     const run = m.run(["hooks:install", "--tool=copilot", "--json"], project);
@@ -83,15 +83,21 @@ describe("hooks:install --with golden files", () => {
     expect(read(copilotFile(project))).toBe(golden("copilot-hooks.json"));
     expect((run.json as Json).results).toEqual([{ tool: "copilot", configPath: copilotFile(project), changed: true }]);
     const hooks = parse(copilotFile(project)).hooks;
-    expect(Object.keys(hooks)).toEqual(["PostToolUse", "UserPromptSubmit", "Stop", "PreCompact"]);
-    for (const entries of Object.values(hooks) as Json[][]) {
-      for (const h of entries) {
-        expect(h.hooks).toBeUndefined();
+    expect(Object.keys(hooks)).toEqual(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"]);
+    expect(hooks.PreToolUse).toEqual([{ matcher: "Write|Edit", hooks: [expect.objectContaining({ command: expect.stringContaining("context:guard \"$PWD\" --tool=copilot") })] }]);
+    for (const [event, entries] of Object.entries(hooks) as [string, Json[]][]) {
+      for (const h of event === "PreToolUse" ? (entries[0]?.hooks as Json[]) : entries) {
+        if (event !== "PreToolUse") expect(h.hooks).toBeUndefined();
         expect(h.windows).toEndWith(" 2>nul & exit /b 0");
-        expect(h.command).toContain("--source='copilot'");
+        expect(h.powershell).toEndWith(" 2>$null; exit 0");
+        if (event !== "PreToolUse") expect(h.command).toContain("--source='copilot'");
       }
     }
     expect(hooks.Stop[0].command).toContain("--then=agent:done");
+    expect(hooks.SessionEnd[0].command).toContain("--event=SessionEnd");
+    expect(parse(copilotFile(project)).hooks).toEqual(hooks);
+    const bare = m.run(["hooks:install", "--tool=copilot", "--no-guard"], tempProject());
+    expect(bare.code).toBe(0);
   });
 
   test("guards land on each harness's event with its matcher", () => {
@@ -158,7 +164,7 @@ describe("hooks:install --with lifecycle", () => {
 
     const removed = m.run(["hooks:uninstall", tools], project);
     expect(removed.code).toBe(0);
-    expect(removed.stdout).toContain("  ✓ GitHub Copilot (VS Code) hooks removed — .github/hooks/aioson.json");
+    expect(removed.stdout).toContain("  ✓ GitHub Copilot (VS Code, Copilot CLI) hooks removed — .github/hooks/aioson.json");
     expect(read(m.claude)).toBe(USER_CLAUDE);
     expect(read(m.codex)).toBe(USER_CODEX);
     expect(existsSync(m.plugin)).toBe(false);
@@ -175,7 +181,7 @@ describe("hooks:install --with lifecycle", () => {
     ours.hooks.Stop.unshift({ type: "command", command: "./scripts/report.sh" });
     writeFileSync(file, `${JSON.stringify(ours, null, 2)}\n`);
     expect(m.run(["hooks:install", "--tool=copilot", "--with=stop-checklist"], project).code).toBe(0);
-    expect(commands(parse(file), "Stop")).toEqual(["./scripts/report.sh", expect.stringContaining("hooks:emit"), expect.stringContaining("guard:stop-checklist")]);
+    expect(commands(parse(file), "Stop")).toEqual(["./scripts/report.sh", expect.stringContaining("hooks:emit"), expect.stringContaining("guard:stop-guards \"$PWD\" --tool=copilot --guards=stop-checklist")]);
     const removed = m.run(["hooks:uninstall", "--tool=all"], project);
     expect(removed.code).toBe(0);
     expect(parse(file)).toEqual({ hooks: { Stop: [{ type: "command", command: "./scripts/report.sh" }] } });
@@ -189,13 +195,13 @@ describe("hooks:install --with lifecycle", () => {
     const project = tempProject({ ".github/hooks/aioson.json": mine });
     expect(m.run(["hooks:install", "--tool=copilot", "--with=pre-commit-guard"], project).code).toBe(0);
     const file = copilotFile(project);
-    expect(commands(parse(file), "PreToolUse")).toEqual(["./scripts/guard.sh", expect.stringContaining("guard:pre-commit-guard")]);
+    expect(commands(parse(file), "PreToolUse")).toEqual(["./scripts/guard.sh", expect.stringContaining("context:guard"), expect.stringContaining("guard:pre-commit-guard")]);
     expect(read(file)).toContain(`\t\t\t{ "type": "command", "command": "./scripts/guard.sh", "timeout": 5 },\n`);
     const dry = m.run(["hooks:uninstall", "--tool=copilot", "--dry-run"], project);
     expect(dry.stdout).toContain("  [dry-run] Would remove AIOSON hooks from: .github/hooks/aioson.json");
     expect(m.run(["hooks:uninstall", "--tool=copilot"], project).code).toBe(0);
     expect(read(file)).toBe(mine);
-    expect(m.run(["hooks:uninstall", "--tool=copilot"], project).stdout).toContain("  GitHub Copilot (VS Code) — no AIOSON hooks in .github/hooks/aioson.json");
+    expect(m.run(["hooks:uninstall", "--tool=copilot"], project).stdout).toContain("  GitHub Copilot (VS Code, Copilot CLI) — no AIOSON hooks in .github/hooks/aioson.json");
   });
 
   test("--tool=all takes Copilot only when the workspace has .github/hooks; uninstall all leaves .github alone without our file", () => {
@@ -327,15 +333,18 @@ esac
     expect(m.run(["hooks:install", "--tool=claude,copilot,opencode", "--with=all"], project).code).toBe(0);
     const run = m.run(["hooks:doctor", project, "--tool=claude,copilot,opencode", "--json"], project, { PATH: doctorPath() });
     const json = run.json as Json;
-    expect(json.issues).toEqual([]);
+    // Only Copilot CLI's folder-trust note, which is no problem.
+    expect(json.issues.map((i: Json) => [i.code, i.severity])).toEqual([["copilot_cli_trust", "info"]]);
     expect(run.code).toBe(0);
     const claude = json.harnesses.find((h: Json) => h.tool === "claude");
     expect(claude.handlers.filter((h: Json) => h.command.includes("guard:")).length).toBe(10);
     expect(claude.handlers.every((h: Json) => h.ok)).toBe(true);
     const copilot = json.harnesses.find((h: Json) => h.tool === "copilot");
     expect(copilot.path).toBe(copilotFile(project));
-    expect(copilot.handlers.length).toBe(4 + 10);
-    expect(copilot.handlers.filter((h: Json) => h.landed === true).length).toBe(4);
+    // 7 core handlers (context:guard and six hooks:emit) + 6 guard handlers (the five Stop guards share one).
+    expect(copilot.handlers.length).toBe(7 + 6);
+    expect(copilot.handlers.every((h: Json) => h.ok)).toBe(true);
+    expect(copilot.handlers.filter((h: Json) => h.landed === true).length).toBe(6);
   });
 
   test("without --tool, the workspace's Copilot file is checked when it exists; drift there is reported", () => {
@@ -349,6 +358,6 @@ esac
     const run = m.run(["hooks:doctor", project, "--json"], project, { PATH: doctorPath() });
     const json = run.json as Json;
     expect(json.harnesses.map((h: Json) => h.tool)).toContain("copilot");
-    expect(json.issues.map((i: Json) => `${i.tool}:${i.code}`)).toEqual(["copilot:stale_handlers"]);
+    expect(json.issues.map((i: Json) => `${i.tool}:${i.code}`)).toEqual(["copilot:stale_handlers", "copilot:copilot_cli_trust"]);
   });
 });

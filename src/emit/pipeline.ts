@@ -71,7 +71,8 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
     const thenFlag = flagText(options.then);
     // One turn end per real turn: a Stop that continues a turn a Stop hook blocked (`stop_hook_active`) is the
     // same turn, already counted by the Stop that was blocked (context:usage and status count `agent_done`).
-    const thenAgentDone = thenFlag === "agent:done" && !sessionEnd && !event.stopHookActive;
+    // A sub-agent's stop (Copilot CLI sends it to the Stop handlers too) ends no turn either.
+    const thenAgentDone = thenFlag === "agent:done" && !sessionEnd && !event.stopHookActive && name !== "SubagentStop";
     // What `--then` did not run, and why (an unsupported command, or the continuation of a blocked Stop).
     const notRun: ThenResult | null =
       thenFlag !== null && thenFlag !== "agent:done"

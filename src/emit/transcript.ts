@@ -2,7 +2,8 @@
  * Spec 4.10 (MAY): the last assistant text of a JSONL transcript, when the Stop payload has none. Two
  * shapes: Claude Code's `{type:"assistant", message:{content}}` lines, and the Copilot Chat transcript
  * (microsoft/vscode-copilot-chat `src/extension/chat/vscode-node/sessionTranscriptService.ts`):
- * `{type:"assistant.message", data:{content, toolRequests}}`, whose content is empty on tool-only rounds.
+ * `{type:"assistant.message", data:{content, toolRequests}}` (Copilot CLI writes the same to its events.jsonl), whose
+ * content is empty on tool-only rounds; a newest message with text and tool calls means the answer is not written yet.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
@@ -12,17 +13,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function assistantText(entry: unknown): string | null {
-  if (!isObject(entry)) return null;
-  if (entry.type === "assistant.message") return isObject(entry.data) && typeof entry.data.content === "string" ? entry.data.content : null;
+/** `undefined`: the entry is no assistant message; `null`: it is one, but not the turn's answer. */
+function assistantText(entry: unknown): string | null | undefined {
+  if (!isObject(entry)) return undefined;
+  if (entry.type === "assistant.message") {
+    const data = isObject(entry.data) ? entry.data : {};
+    const text = typeof data.content === "string" && data.content.trim() !== "" ? data.content : undefined;
+    // Text written with tool calls is a progress note, not the answer: Copilot CLI may not have written the answer
+    // yet when Stop runs, and that note (or an older answer) would be recorded as the last message.
+    if (text !== undefined && Array.isArray(data.toolRequests) && data.toolRequests.length > 0) return null;
+    return text;
+  }
   const message = isObject(entry.message) ? entry.message : null;
   const isAssistant = entry.type === "assistant" || message?.role === "assistant";
-  if (!isAssistant || !message) return null;
+  if (!isAssistant || !message) return undefined;
   const content = message.content;
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return null;
+  if (!Array.isArray(content)) return undefined;
   const texts = content.filter((block) => isObject(block) && block.type === "text" && typeof block.text === "string").map((block) => (block as { text: string }).text);
-  return texts.length > 0 ? texts.join("\n") : null;
+  return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
 /** Reads at most the last 1 MiB; any problem (missing, unreadable, junk) answers null. */
@@ -46,7 +55,8 @@ export function lastAssistantText(path: string): string | null {
         continue;
       }
       const text = assistantText(entry);
-      if (text !== null && text.trim() !== "") return text;
+      if (text === null) return null;
+      if (text !== undefined && text.trim() !== "") return text;
     }
     return null;
   } catch {

@@ -23,7 +23,8 @@
  */
 import * as v from "valibot";
 import { eventFromEnvelope, firstText, mcpAsClaude, parseEnvelope, planItems } from "./common.ts";
-import type { Adapter, ToolCall } from "./types.ts";
+import { agentTypeOf, changesTodos, copilotCliFacts, sessionTodos } from "./copilot-cli.ts";
+import type { Adapter, HookEvent, ToolCall } from "./types.ts";
 
 const TOOL_ALIASES: Readonly<Record<string, string>> = {
   create_file: "Write",
@@ -74,6 +75,22 @@ const TOOL_ALIASES: Readonly<Record<string, string>> = {
   get_search_view_results: "Grep",
   read_notebook_cell_output: "NotebookRead",
   copilot_getNotebookSummary: "NotebookRead",
+  // Copilot CLI (src/harness/copilot-cli.ts): Claude names on its PascalCase events, its own ids on the camelCase ones.
+  Agent: "Task",
+  create: "Write",
+  edit: "Edit",
+  bash: "Bash",
+  task: "Task",
+  skill: "Skill",
+  view: "Read",
+  grep: "Grep",
+  glob: "Glob",
+  read_bash: "Read",
+  list_bash: "Read",
+  read_agent: "Read",
+  list_agents: "Read",
+  session_store_sql: "Read",
+  fetch_copilot_cli_documentation: "Read",
 };
 
 /** VS Code tools that change something but map onto no canonical tool: recorded as notes, and known for the duplicate test. */
@@ -130,17 +147,35 @@ function refineTool(tool: ToolCall, input: Record<string, unknown> | undefined):
       return { ...tool, plan: tool.plan ?? planItems(extras.todoList) };
     }
     case "Task":
-      return { ...tool, subagentType: tool.subagentType ?? firstText(copilotExtras(input).agentName) };
+      return { ...tool, subagentType: tool.subagentType ?? firstText(copilotExtras(input).agentName) ?? agentTypeOf(input) };
     default:
       return tool;
   }
 }
 
+/** Copilot CLI's `sql` tool: a write to `todos` is a plan change (the plan read back from the session's database); any other query changes nothing. */
+function sqlTool(tool: ToolCall, input: Record<string, unknown> | undefined, session: string | null): ToolCall {
+  if (!changesTodos(input)) return { ...tool, name: "Read" };
+  const plan = sessionTodos(session, process.env);
+  return plan === null ? { ...tool, name: "Read" } : { ...tool, name: "TodoWrite", plan };
+}
+
+/** Copilot CLI's facts over the VS Code reading: tool results, the sub-agent's session and its stop. */
+function withCliFacts(event: HookEvent, raw: Record<string, unknown>, input: Record<string, unknown> | undefined): HookEvent {
+  const facts = copilotCliFacts(raw, event.tool?.name === "Bash");
+  const sessionId = facts.parentSession ?? event.sessionId;
+  const tool = event.tool?.name === "sql" ? sqlTool(event.tool, input, sessionId) : event.tool;
+  // A sub-agent's Stop ends the sub-agent, not the turn; a result the CLI calls failed changed nothing.
+  const name = event.event === "Stop" && facts.agentId ? "SubagentStop" : event.event === "PostToolUse" && facts.failed ? "PostToolUseFailure" : event.event;
+  return { ...event, event: name, sessionId, tool, response: event.response ?? facts.response };
+}
+
 export const copilotAdapter: Adapter = (raw) => {
   const envelope = parseEnvelope(raw);
   const toolName = mcpAsClaude(firstText(envelope.tool_name, envelope.toolName)?.trim() ?? null);
+  const input = envelope.tool_input ?? envelope.toolInput;
   const event = eventFromEnvelope(envelope, { harness: "copilot", toolAliases: TOOL_ALIASES, toolName });
-  return event.tool ? { ...event, tool: refineTool(event.tool, envelope.tool_input ?? envelope.toolInput) } : event;
+  return withCliFacts(event.tool ? { ...event, tool: refineTool(event.tool, input) } : event, raw, input);
 };
 
 let vscodeToolIds: ReadonlySet<string> | undefined;

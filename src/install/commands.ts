@@ -66,6 +66,11 @@ export function geminiCommand(kind: CommandKind, rawAgent: string): string {
   return geminiLine(commandArgs(kind, ".", bareWord(rawAgent), "gemini", "gemini"));
 }
 
+/** Copilot CLI's `powershell` form (Windows): Gemini's line works in PowerShell as it is. */
+export function powershellCommand(kind: CommandKind, rawAgent: string, rawSource: string, tool = "claude"): string {
+  return geminiLine(commandArgs(kind, ".", bareWord(rawAgent), bareWord(rawSource), bareWord(tool)));
+}
+
 /** `<binary> <args>` with Gemini's tail (the guard kit's lines use it too). */
 export function geminiLine(args: string, binary = "aioson"): string {
   return `${binary} ${args} ${GEMINI_TAIL}`;

@@ -1,31 +1,43 @@
 /**
- * GitHub Copilot agent hooks in VS Code (format and execution: src/kit/copilot.ts). Every handler is flat (VS Code
- * has no matcher level) with a `windows` override in cmd.exe syntax, and timeouts in seconds.
+ * GitHub Copilot agent hooks: `.github/hooks/aioson.json`, which VS Code and Copilot CLI both read (format and
+ * execution: src/kit/copilot.ts). Every handler has the POSIX `command`, VS Code's `windows` override (cmd.exe) and
+ * Copilot CLI's `powershell` form; timeouts keep both harnesses' default (30 s).
  *
- * Telemetry handlers and why:
- * - PostToolUse, UserPromptSubmit, PreCompact → hooks:emit (the matcher-less PostToolUse sees every tool; hooks:emit
- *   ignores the ones it does not record);
- * - Stop (end of the agent's turn, with `stop_hook_active`) → hooks:emit --then=agent:done, as Claude Code;
- * - no hooks:recap: Copilot's SessionStart fires for new sessions only (`source` is always "new") and nothing runs
- *   after a compaction, so there is no moment at which a checkpoint could be given back;
- * - no context:guard: it judges Claude Code's Write/Edit inputs only.
+ * Handlers and why:
+ * - PostToolUse, PostToolUseFailure, UserPromptSubmit → hooks:emit (the matcher-less PostToolUse sees every tool;
+ *   hooks:emit ignores the ones it does not record); after a PreCompact they also hand over the checkpoint, once
+ *   (nothing runs after Copilot's compaction: src/emit/checkpoint.ts);
+ * - Stop (end of the agent's turn, with `stop_hook_active`) → hooks:emit --then=agent:done, as Claude Code; Copilot CLI
+ *   also sends every sub-agent's stop there (`agent_id` set), which ends no turn;
+ * - PreCompact → hooks:emit (the marker; Copilot CLI may fire it more than once per compaction);
+ * - SessionEnd → hooks:emit --event=SessionEnd (Copilot CLI; VS Code has no such event);
+ * - PreToolUse (matcher `Write|Edit`, honoured by Copilot CLI, ignored by VS Code) → context:guard: both harnesses
+ *   read its `hookSpecificOutput.additionalContext`;
+ * - no hooks:recap: SessionStart never says it follows a compaction.
  */
-import { posixCommand, windowsCommand, type CommandKind } from "./commands.ts";
+import { posixCommand, powershellCommand, windowsCommand, type CommandKind } from "./commands.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
-export const COPILOT_LABEL = "GitHub Copilot (VS Code)";
+export const COPILOT_LABEL = "GitHub Copilot (VS Code, Copilot CLI)";
+
+export const COPILOT_TRUST_LINE =
+  "  ⚠ Copilot CLI runs a repository's hooks only in a trusted folder: in -p runs pass --trust-folder (or set COPILOT_ALLOW_ALL=true).";
 
 export function copilotHandlers(options: GenerateOptions): HandlerSpec[] {
-  const both = (kind: CommandKind) => ({
-    command: posixCommand(kind, options.agent, "copilot"),
-    windows: windowsCommand(kind, options.agent, "copilot"),
-    flat: true,
+  const forms = (kind: CommandKind, agent = options.agent) => ({
+    command: posixCommand(kind, agent, "copilot", "copilot"),
+    windows: windowsCommand(kind, agent, "copilot", "copilot"),
+    powershell: powershellCommand(kind, agent, "copilot", "copilot"),
   });
-  const specs: HandlerSpec[] = [
-    { event: "PostToolUse", ...both("telemetry") },
-    { event: "UserPromptSubmit", ...both("telemetry") },
-    { event: "Stop", ...both("turnEnd") },
-    { event: "PreCompact", ...both("telemetry") },
-  ];
+  const specs: HandlerSpec[] = [];
+  if (options.guard) specs.push({ event: "PreToolUse", matcher: "Write|Edit", ...forms("guard", options.guardAgent) });
+  specs.push(
+    { event: "PostToolUse", ...forms("telemetry"), flat: true },
+    { event: "PostToolUseFailure", ...forms("telemetry"), flat: true },
+    { event: "UserPromptSubmit", ...forms("telemetry"), flat: true },
+    { event: "Stop", ...forms("turnEnd"), flat: true },
+    { event: "PreCompact", ...forms("telemetry"), flat: true },
+    { event: "SessionEnd", ...forms("sessionEnd"), flat: true },
+  );
   return [...specs, ...(options.extra ?? [])];
 }

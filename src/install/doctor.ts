@@ -189,10 +189,15 @@ export function copilotPayload(event: string, project: string, sessionId: string
     case "Stop":
     case "SubagentStop":
       return { ...base, stop_hook_active: false };
+    case "PostToolUseFailure":
+      // Copilot CLI's failed shell call: recorded as a failed step.
+      return { ...base, tool_name: "Bash", tool_input: { command: "echo aioson-doctor", description: "doctor" }, error: "aioson hooks:doctor check" };
     case "PreCompact":
       return { ...base, trigger: "auto" };
     case "SessionStart":
       return { ...base, source: "new" };
+    case "SessionEnd":
+      return { ...base, reason: "complete" };
     default:
       return base;
   }
@@ -296,7 +301,7 @@ function expectedSpecs(tool: string, hooks: unknown, withGuards: boolean): Handl
 }
 
 /** The keys aioson writes in a handler; a handler with any other key (`bash`, `powershell`, `env`…) is not ours. */
-const HANDLER_KEYS = new Set(["type", "name", "timeout", "async", "statusMessage", "command", "commandWindows", "windows", "env"]);
+const HANDLER_KEYS = new Set(["type", "name", "timeout", "async", "statusMessage", "command", "commandWindows", "windows", "powershell", "env"]);
 
 /**
  * The spec whose exact command lines a found handler carries (same event, same matcher, same `command` and
@@ -306,7 +311,7 @@ function exactSpec(found: FoundHandler, expected: readonly HandlerSpec[]): Handl
   const { handler } = found;
   if (handler.type !== "command" || Object.keys(handler).some((key) => !HANDLER_KEYS.has(key))) return null;
   return expected.find((spec) =>
-    spec.event === found.event && spec.matcher === found.matcher && spec.command === handler.command && spec.commandWindows === handler.commandWindows && spec.windows === handler.windows &&
+    spec.event === found.event && spec.matcher === found.matcher && spec.command === handler.command && spec.commandWindows === handler.commandWindows && spec.windows === handler.windows && spec.powershell === handler.powershell &&
     spec.name === handler.name && jsonEqual(spec.env, handler.env)) ?? null;
 }
 
@@ -540,6 +545,17 @@ function antigravityLocations(request: DoctorRequest, issues: Issue[]): DoctorRe
   return list;
 }
 
+/**
+ * Copilot CLI reads a repository's `.github/hooks` only in a trusted folder; in `-p` mode the trust prompt cannot be
+ * answered (real-harnesses §5): `--trust-folder`, `COPILOT_ALLOW_ALL=true` or `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`.
+ */
+function copilotTrustIssue(env: paths.Env): Issue {
+  const allowed = env.COPILOT_ALLOW_ALL === "true" || env.GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS === "true";
+  return allowed
+    ? { code: "copilot_cli_trust", severity: "info", tool: "copilot", message: "Copilot CLI loads this repository's hooks in -p runs here (COPILOT_ALLOW_ALL or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS is set).", fix: "Nothing to do." }
+    : { code: "copilot_cli_trust", severity: "info", tool: "copilot", message: "Copilot CLI runs .github/hooks only in a trusted folder: interactive sessions ask once; a -p run loads none of them unless the folder is trusted for it.", fix: "In -p runs pass --trust-folder, or set COPILOT_ALLOW_ALL=true (GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true loads the repository's hooks only)." };
+}
+
 export function runDoctor(request: DoctorRequest): DoctorResult {
   const issues: Issue[] = [];
   const binary = binaryIssues(request);
@@ -563,6 +579,7 @@ export function runDoctor(request: DoctorRequest): DoctorResult {
     }
     if (tool === "antigravity") locations = antigravityLocations(request, issues);
     if (tool === "gemini" && harnesses.some((h) => h.tool === "gemini" && h.installed)) issues.push(...geminiSwitchIssues(request.dir, request.env));
+    if (tool === "copilot" && harnesses.some((h) => h.tool === "copilot" && h.installed)) issues.push(copilotTrustIssue(request.env));
     const installed = harnesses.some((h) => h.tool.startsWith(tool) && h.installed);
     if (present.has(tool) && !installed && !issues.some((i) => i.tool?.startsWith(tool) && i.code.startsWith("config_"))) {
       issues.push({ code: "not_installed", severity: "warning", tool, message: `${tool} is on this machine but has no AIOSON hooks.`, fix: `aioson hooks:install --tool=${tool}` });

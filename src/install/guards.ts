@@ -3,9 +3,9 @@
  * A guard goes where the harness has its event; matchers come from the catalogue (Copilot has none, OpenCode gets
  * the guards inside its generated plugin instead of a config file).
  */
-import { GUARD_CATALOG, GUARD_NAMES, guardCommandLine, guardCommandLineWindows, selectGuards, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
+import { GUARD_CATALOG, GUARD_NAMES, STOP_GUARDS_COMMAND, guardCommandLine, guardCommandLineWindows, selectGuards, stopGuardsLines, stopGuardsOf, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
 import { installedAgentId } from "./agents.ts";
-import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, subcommandOf } from "./commands.ts";
+import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, geminiLine, subcommandOf } from "./commands.ts";
 import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
@@ -32,7 +32,10 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
   if (!harness) return [];
   // The kit writes the agent bare on the Windows line.
   const options = agent ? { agent: bareWord(agent) } : {};
-  return entries.flatMap((entry) => {
+  // Copilot hands the model only one of several blocking Stop answers: its Stop guards share one handler.
+  const stops = harness === "copilot" ? entries.filter((entry) => entry.hooks.copilot?.event === "Stop") : [];
+  const combined: HandlerSpec[] = stops.length === 0 ? [] : [{ event: "Stop", timeout: Math.max(...stops.map((entry) => entry.timeout)), ...stopGuardsLines(stops.map((entry) => entry.name), options), flat: true }];
+  return [...entries.filter((entry) => !stops.includes(entry)).flatMap((entry) => {
     const hook = entry.hooks[harness];
     if (!hook) return [];
     const spec: HandlerSpec = { event: hook.event, timeout: entry.timeout, command: guardCommandLine(entry, harness, options) };
@@ -43,12 +46,20 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
     if (harness === "copilot") {
       spec.flat = true;
       spec.windows = guardCommandLineWindows(entry, harness, options);
+      spec.powershell = geminiLine(`guard:${entry.name} . --tool=copilot${options.agent ? ` --agent=${options.agent}` : ""}`);
     } else {
       if (hook.matcher !== null) spec.matcher = hook.matcher;
       if (harness === "codex") spec.commandWindows = guardCommandLineWindows(entry, harness, options);
     }
     return [spec];
-  });
+  }), ...combined];
+}
+
+/** The catalogue guards one of our guard handlers runs: its own, or those a `guard:stop-guards` line names. */
+function guardsOfCommand(command: string): CatalogEntry[] {
+  const sub = subcommandOf(command) ?? "";
+  if (sub === STOP_GUARDS_COMMAND) return stopGuardsOf(command);
+  return sub.startsWith("guard:") ? GUARD_CATALOG.filter((entry) => entry.name === sub.slice(6)) : [];
 }
 
 /**
@@ -61,13 +72,19 @@ export function keptGuardSpecs(tool: ToolName, hooks: unknown): { specs: Handler
   let rejected = false;
   for (const { handler } of allHandlers(hooks)) {
     const command = typeof handler.command === "string" ? handler.command : "";
-    const sub = subcommandOf(command) ?? "";
-    if (!sub.startsWith("guard:") || agents.has(sub.slice(6))) continue;
+    const named = guardsOfCommand(command).filter((entry) => !agents.has(entry.name));
+    if (named.length === 0) continue;
     const agent = installedAgentId(agentOfCommand(command));
     rejected ||= agent.rejected;
-    agents.set(sub.slice(6), agent.id === "auto" ? null : agent.id);
+    for (const entry of named) agents.set(entry.name, agent.id === "auto" ? null : agent.id);
   }
-  const specs = GUARD_CATALOG.filter((entry) => agents.has(entry.name)).flatMap((entry) => guardSpecs(tool, [entry], agents.get(entry.name) ?? null));
+  // Guards with the same fixed agent are regenerated together (Copilot's Stop guards share one handler).
+  const byAgent = new Map<string | null, CatalogEntry[]>();
+  for (const entry of GUARD_CATALOG.filter((candidate) => agents.has(candidate.name))) {
+    const agent = agents.get(entry.name) ?? null;
+    byAgent.set(agent, [...(byAgent.get(agent) ?? []), entry]);
+  }
+  const specs = [...byAgent].flatMap(([agent, entries]) => guardSpecs(tool, entries, agent));
   return { specs, rejected };
 }
 
@@ -86,8 +103,8 @@ export function opencodeGuards(entries: readonly CatalogEntry[]): string[] {
   return entries.filter((entry) => entry.hooks.opencode !== null).map((entry) => entry.name);
 }
 
-/** The guard names among a list of specs (`guard:<name>` handlers), in order, without repeats. */
+/** The guard names among a list of specs (`guard:<name>` and `guard:stop-guards` handlers), catalogue order, without repeats. */
 export function guardNamesOf(specs: readonly HandlerSpec[]): string[] {
-  const names = specs.map((spec) => subcommandOf(spec.command) ?? "").filter((sub) => sub.startsWith("guard:")).map((sub) => sub.slice(6));
-  return [...new Set(names)];
+  const names = new Set(specs.flatMap((spec) => guardsOfCommand(spec.command).map((entry) => entry.name)));
+  return GUARD_NAMES.filter((name) => names.has(name));
 }

@@ -8,7 +8,7 @@ import { ANTIGRAVITY_GLOBAL_LABEL, ANTIGRAVITY_WORKSPACE_LABEL, antigravityHandl
 import { CLAUDE_LABEL, claudeHandlers } from "./claude.ts";
 import { subcommandOf } from "./commands.ts";
 import { CODEX_LABEL, CODEX_TRUST_LINE, codexHandlers } from "./codex.ts";
-import { COPILOT_LABEL, copilotHandlers } from "./copilot.ts";
+import { COPILOT_LABEL, COPILOT_TRUST_LINE, copilotHandlers } from "./copilot.ts";
 import { GEMINI_LABEL, GEMINI_TRUST_LINE, geminiHandlers } from "./gemini.ts";
 import { guardNamesOf } from "./guards.ts";
 import { obsoleteWrapperLine, rewriteLegacyWrapper } from "./codex-wrapper.ts";
@@ -158,9 +158,11 @@ function processInstall(tool: ToolName, request: InstallRequest, choice: AgentCh
   }
   if (tool === "copilot") {
     const path = paths.copilotHooksPath(request.dir);
-    const outcome = json(COPILOT_LABEL, workspaceFile(path, request.dir), displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: false, extra: extraFor(kept) }));
+    const outcome = json(COPILOT_LABEL, workspaceFile(path, request.dir), displayPath(path, request.cwd), (agent, guardAgent, kept) => copilotHandlers({ agent, guardAgent, guard: request.guard, extra: extraFor(kept) }));
     const guards = guardsOf(outcome);
-    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines: [...outcome.lines, ...guardLine(guards, dryRun)] };
+    const lines = [...outcome.lines, ...guardLine(guards, dryRun)];
+    if (outcome.changed && !dryRun) lines.push(COPILOT_TRUST_LINE);
+    return { tool, outcome: [outcome], result: toolResult(tool, { configPath: path }, [outcome], guards), lines };
   }
   if (tool === "antigravity") {
     const globalPath = paths.antigravityGlobalPath(env);
@@ -191,6 +193,7 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
   const tools = processed.map((p) => p.tool);
   const lines = ["", "Hooks installed. From now on:"];
   if (guard && tools.includes("claude")) lines.push("  • Before each file write/edit → context:guard injects salient project-rule constraints");
+  if (guard && tools.includes("copilot")) lines.push("  • Before each file write/edit (copilot) → context:guard injects salient project-rule constraints");
   if (guard && tools.includes("gemini")) lines.push("  • After each file write/edit (gemini) → context:guard adds the salient project rules to the tool result");
   lines.push(
     "  • Every file write/edit → logged as artifact event",
@@ -199,9 +202,9 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
   );
   const doneTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "gemini" || t === "copilot");
   if (doneTools.length > 0) lines.push(`  • End of each turn → logged as agent:done (${doneTools.join(", ")})`);
-  const endTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "codex" || t === "gemini");
+  const endTools = tools.filter((t) => t === "claude" || t === "antigravity" || t === "codex" || t === "gemini" || t === "copilot");
   if (endTools.length > 0) lines.push(`  • End of a session → logged as session_ended, the hooks session is closed (${endTools.join(", ")})`);
-  if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode" || t === "gemini")) {
+  if (tools.some((t) => t === "claude" || t === "codex" || t === "opencode" || t === "gemini" || t === "copilot")) {
     lines.push("  • After a compaction → the session checkpoint comes back from the recorded events");
   }
   for (const p of processed) {

@@ -9,7 +9,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Handler JSON with the key order of the docs: type, name, timeout, async, statusMessage, command, commandWindows|windows, env. */
+/** Handler JSON with the key order of the docs: type, name, timeout, async, statusMessage, command, commandWindows|windows, powershell, env. */
 export function handlerJson(spec: HandlerSpec): JsonObject {
   const handler: JsonObject = { type: "command" };
   if (spec.name !== undefined) handler.name = spec.name;
@@ -19,6 +19,7 @@ export function handlerJson(spec: HandlerSpec): JsonObject {
   handler.command = spec.command;
   if (spec.commandWindows !== undefined) handler.commandWindows = spec.commandWindows;
   if (spec.windows !== undefined) handler.windows = spec.windows;
+  if (spec.powershell !== undefined) handler.powershell = spec.powershell;
   if (spec.env !== undefined) handler.env = { ...spec.env };
   return handler;
 }
@@ -30,7 +31,7 @@ export function entryJson(spec: HandlerSpec): JsonObject {
 }
 
 export function isOurHandler(value: unknown): boolean {
-  return isPlainObject(value) && (isOurCommand(value.command) || isOurCommand(value.commandWindows) || isOurCommand(value.windows));
+  return isPlainObject(value) && (isOurCommand(value.command) || isOurCommand(value.commandWindows) || isOurCommand(value.windows) || isOurCommand(value.powershell));
 }
 
 /** Strips our handlers from one event array; returns the same array when nothing was ours. */
@@ -155,6 +156,7 @@ export function specOf(found: FoundHandler): HandlerSpec {
   if (isPlainObject(handler.env) && Object.values(handler.env).every((value) => typeof value === "string")) spec.env = handler.env as Record<string, string>;
   if (typeof handler.commandWindows === "string") spec.commandWindows = handler.commandWindows;
   if (typeof handler.windows === "string") spec.windows = handler.windows;
+  if (typeof handler.powershell === "string") spec.powershell = handler.powershell;
   if (typeof handler.timeout === "number") spec.timeout = handler.timeout;
   if (typeof handler.async === "boolean") spec.async = handler.async;
   if (typeof handler.statusMessage === "string") spec.statusMessage = handler.statusMessage;

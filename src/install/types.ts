@@ -26,6 +26,8 @@ export type HandlerSpec = {
   commandWindows?: string;
   /** VS Code's per-OS override key (Copilot hook files), written instead of `commandWindows`. */
   windows?: string;
+  /** Copilot CLI's Windows key (run by PowerShell), next to VS Code's `windows`. */
+  powershell?: string;
   timeout?: number;
   async?: boolean;
   statusMessage?: string;

@@ -192,5 +192,31 @@ export function guardCommandLineWindows(entry: CatalogEntry, harness: KitHarness
   return base;
 }
 
+/** The Stop guards run together by one `guard:stop-guards` handler (Copilot hands the model only one Stop reason). */
+export const STOP_GUARDS_COMMAND = "guard:stop-guards";
+
+/**
+ * The three lines of one `guard:stop-guards` handler for Copilot (POSIX `command`, VS Code's cmd.exe `windows`,
+ * Copilot CLI's PowerShell `powershell`): the guards are kebab-case catalogue names, bare on every line.
+ */
+export function stopGuardsLines(names: readonly string[], options: CommandOptions = {}): { command: string; windows: string; powershell: string } {
+  const list = names.join(",");
+  const posixAgent = options.agent ? ` --agent=${shellQuote(options.agent)}` : "";
+  const bareAgent = options.agent ? ` --agent=${options.agent}` : "";
+  const binary = options.binary ?? "aioson";
+  return {
+    command: `${binary} ${STOP_GUARDS_COMMAND} "$PWD" --tool=copilot --guards=${list}${posixAgent} 2>/dev/null || true`,
+    windows: `${binary} ${STOP_GUARDS_COMMAND} . --tool=copilot --guards=${list}${bareAgent} 2>nul & exit /b 0`,
+    powershell: geminiLine(`${STOP_GUARDS_COMMAND} . --tool=copilot --guards=${list}${bareAgent}`, binary),
+  };
+}
+
+/** `--guards=a,b` of a `guard:stop-guards` line: the catalogue's Stop guards it names (unknown names dropped). */
+export function stopGuardsOf(command: string): CatalogEntry[] {
+  const list = /(?:^|\s)--guards=(\S+)/.exec(command)?.[1] ?? "";
+  const names = new Set(list.split(","));
+  return GUARD_CATALOG.filter((entry) => names.has(entry.name) && entry.hooks.copilot?.event === "Stop");
+}
+
 /** Recognises our guard handlers (for uninstall): `aioson guard:<name> …`. */
 export const GUARD_COMMAND_PATTERN = /^aioson(?:\.exe)?\s+guard:([a-z-]+)(?:\s|$)/;

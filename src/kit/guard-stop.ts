@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
 import { loadGuardText, type GuardName } from "./config.ts";
 import { PASS, type Decision } from "./dialect.ts";
-import { stopHookActive, stringField } from "./payload.ts";
+import { stopHookActive, stringField, subagentStopAtStop } from "./payload.ts";
 import type { GuardContext } from "./run.ts";
 import type { StopTurn } from "./transcript.ts";
 
@@ -62,9 +62,14 @@ function unchecked(context: GuardContext, read: StopTurn, what: string): Decisio
  * Reminders speak once per turn the user started: not on the Stop a block continues (`stop_hook_active`), and not
  * on the automatic round an async sub-agent's `<task-notification>` starts (the user's turn already had them).
  */
+/** A stop the guards leave alone: one a Stop hook already blocked, or a sub-agent's. */
+function leaveAlone(context: GuardContext): boolean {
+  return stopHookActive(context.payload) || subagentStopAtStop(context.payload);
+}
+
 export function reminder(guard: keyof typeof REMINDERS) {
   return async (context: GuardContext): Promise<Decision> => {
-    if (stopHookActive(context.payload)) return PASS;
+    if (leaveAlone(context)) return PASS;
     const read = await stopTurn(context);
     if (read?.turn.automatic) return PASS;
     const text = loadGuardText(context.root, guard as GuardName);
@@ -73,7 +78,7 @@ export function reminder(guard: keyof typeof REMINDERS) {
 }
 
 export async function verifyClaims(context: GuardContext): Promise<Decision> {
-  if (stopHookActive(context.payload)) return PASS;
+  if (leaveAlone(context)) return PASS;
   const read = await stopTurn(context);
   // Without a readable transcript nothing can be verified, and guessing would block honest answers.
   if (!read) return PASS;
@@ -85,7 +90,7 @@ export async function verifyClaims(context: GuardContext): Promise<Decision> {
 }
 
 export async function confidenceCheck(context: GuardContext): Promise<Decision> {
-  if (stopHookActive(context.payload)) return PASS;
+  if (leaveAlone(context)) return PASS;
   const read = await stopTurn(context);
   const { readTail, toolNamesFromText } = await import("./transcript.ts");
   const { confidenceRows, confidenceFaults, confidenceReason } = await import("./confidence.ts");

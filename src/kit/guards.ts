@@ -48,6 +48,9 @@ export const skillFeedbackGuard: GuardSpec = {
   judge: async (context) => (await import("./guard-stop.ts")).reminder("skill-feedback")(context),
 };
 
+/** The guards that judge a Stop, catalogue order (guard:stop-guards runs a chosen few in one hook). */
+export const STOP_GUARDS: readonly GuardSpec[] = [verifyClaimsGuard, contextConfidenceCheckGuard, stopChecklistGuard, outputFormatGuard, skillFeedbackGuard];
+
 export const subagentAuditGuard: GuardSpec = {
   name: "subagent-audit",
   description: "Log every sub-agent start",

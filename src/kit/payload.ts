@@ -39,6 +39,14 @@ export function stopHookActive(payload: Payload | null): boolean {
   return value === true || value === "true";
 }
 
+/**
+ * A sub-agent's stop arriving at a Stop hook (Copilot CLI runs the Stop hooks for every sub-agent too, with
+ * `agent_id` set): the stop guards judge the turn's end, not a sub-agent's.
+ */
+export function subagentStopAtStop(payload: Payload | null): boolean {
+  return eventName(payload) === "Stop" && stringField(payload, "agent_id").trim() !== "";
+}
+
 const SHELL_WRAPPERS = /^(?:.*[\\/])?(?:ba|z|da|k)?sh(?:\.exe)?$|^(?:.*[\\/])?(?:pwsh|powershell)(?:\.exe)?$/i;
 
 /**

@@ -56,6 +56,30 @@ function agentOf(flag: unknown, payload: Payload | null): string | null {
   return stripQuotes(process.env.AIOSON_AGENT ?? "") || null;
 }
 
+type Prepared = { dir: string; root: string | null; payload: Payload | null; harness: Harness; agent: string | null };
+
+async function prepare(args: Record<string, unknown>): Promise<Prepared> {
+  const read = await readHookPayload();
+  const payload = read.kind === "payload" ? read.payload : null;
+  const dir = startDir(args.dir, payload);
+  return { dir, root: resolveHookRoot(dir), payload, harness: detectHarness(args.tool ?? args.source, payload), agent: agentOf(args.agent, payload) };
+}
+
+/** One guard's judgement of a prepared event (its kit.json section, its scope), with how to render it. */
+async function judgeOne(spec: GuardSpec, prepared: Prepared): Promise<{ decision: Decision; render: RenderOptions }> {
+  let section: GuardSection = {};
+  try {
+    section = await loadGuardSection(prepared.root, spec.name);
+  } catch (error) {
+    logHookProblem(prepared.root, `guard:${spec.name}`, error);
+  }
+  if (!prepared.payload || !inScope(section, prepared.agent)) return { decision: spec.idle ?? PASS, render: {} };
+  const context: GuardContext = { guard: spec.name, dir: prepared.dir, root: prepared.root, payload: prepared.payload, harness: prepared.harness, section, agent: prepared.agent, render: {} };
+  const decision = await spec.judge(context);
+  if (prepared.root) await recordDecision(prepared.root, spec.name, decision, prepared.harness, prepared.payload, prepared.agent);
+  return { decision, render: context.render };
+}
+
 export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): Promise<void> {
   const idle = spec.idle ?? PASS;
   let root: string | null = null;
@@ -64,26 +88,12 @@ export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): 
   let decision: Decision = idle;
   let render: RenderOptions = {};
   try {
-    const read = await readHookPayload();
-    const payload = read.kind === "payload" ? read.payload : null;
-    const dir = startDir(args.dir, payload);
-    root = resolveHookRoot(dir);
-    harness = detectHarness(args.tool ?? args.source, payload);
-    const named = eventName(payload);
+    const prepared = await prepare(args);
+    root = prepared.root;
+    harness = prepared.harness;
+    const named = eventName(prepared.payload);
     if (named && spec.events.includes(named)) event = named;
-    let section: GuardSection = {};
-    try {
-      section = await loadGuardSection(root, spec.name);
-    } catch (error) {
-      logHookProblem(root, `guard:${spec.name}`, error);
-    }
-    const agent = agentOf(args.agent, payload);
-    if (payload && inScope(section, agent)) {
-      const context: GuardContext = { guard: spec.name, dir, root, payload, harness, section, agent, render: {} };
-      decision = await spec.judge(context);
-      render = context.render;
-      if (root) await recordDecision(root, spec.name, decision, harness, payload, agent);
-    }
+    ({ decision, render } = await judgeOne(spec, prepared));
   } catch (error) {
     logHookProblem(root, `guard:${spec.name}`, error);
     decision = idle;
@@ -105,6 +115,34 @@ async function recordDecision(root: string, guard: GuardName, decision: Decision
   if (!found) return;
   const { recordGuardDecision } = await import("./decisions.ts");
   recordGuardDecision(root, { guard, decision: found.verdict, reason: found.reason, harness, tool: toolName(payload) || null, sessionId: sessionId(payload) || null, agent });
+}
+
+/**
+ * Several Stop guards in one hook, their blocking reasons joined into one: for a harness that hands the model only one
+ * of several blocking Stop answers (Copilot CLI, real-harnesses §5). A guard that fails is logged and passes.
+ */
+export async function runStopGuards(specs: readonly GuardSpec[], args: Record<string, unknown>): Promise<void> {
+  let root: string | null = null;
+  let harness: Harness = "claude";
+  const reasons: string[] = [];
+  try {
+    const prepared = await prepare(args);
+    root = prepared.root;
+    harness = prepared.harness;
+    for (const spec of specs) {
+      try {
+        const { decision } = await judgeOne(spec, prepared);
+        if (decision.kind === "block") reasons.push(decision.reason);
+      } catch (error) {
+        logHookProblem(root, `guard:${spec.name}`, error);
+      }
+    }
+  } catch (error) {
+    logHookProblem(root, "guard:stop-guards", error);
+  }
+  const text = reasons.length > 0 ? renderDecision(harness, "Stop", { kind: "block", reason: reasons.join("\n\n") }) : null;
+  if (text !== null) console.log(text);
+  process.exitCode = 0;
 }
 
 /** A citty command for a guard: `aioson guard:<name> [dir] [--tool=<harness>] [--agent=<id>]`. */

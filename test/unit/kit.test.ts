@@ -65,13 +65,20 @@ describe("catalogue", () => {
     expect(GUARD_COMMAND_PATTERN.exec(line)?.[1]).toBe("pre-commit-guard");
     expect(guardCommandLineWindows(entry, "codex")).toBe("aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
   });
-  test("Copilot guard handlers: flat, no matcher, a cmd.exe `windows` override", () => {
+  test("Copilot guard handlers: flat, no matcher, cmd.exe `windows` and PowerShell `powershell` forms; the Stop guards share one handler", () => {
     const specs = guardSpecs("copilot", selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries, null);
-    expect(specs.map((s) => s.event)).toEqual(["PreToolUse", "Stop", "Stop"]);
+    expect(specs.map((s) => s.event)).toEqual(["PreToolUse", "Stop"]);
     expect(specs[0]).toEqual({
       event: "PreToolUse", timeout: 10, flat: true,
       command: `aioson guard:pre-commit-guard "$PWD" --tool=copilot 2>/dev/null || true`,
       windows: "aioson guard:pre-commit-guard . --tool=copilot 2>nul & exit /b 0",
+      powershell: "aioson guard:pre-commit-guard . --tool=copilot 2>$null; exit 0",
+    });
+    expect(specs[1]).toEqual({
+      event: "Stop", timeout: 30, flat: true,
+      command: `aioson guard:stop-guards "$PWD" --tool=copilot --guards=verify-claims,stop-checklist 2>/dev/null || true`,
+      windows: "aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>nul & exit /b 0",
+      powershell: "aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>$null; exit 0",
     });
   });
   test("guard specs per harness: matchers from the catalogue, none for Antigravity", () => {
