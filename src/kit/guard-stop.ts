@@ -58,15 +58,15 @@ function unchecked(context: GuardContext, read: StopTurn, what: string): Decisio
   return { kind: "notice", text: `AIOSON ${context.guard}: ${note}` };
 }
 
-/**
- * Reminders speak once per turn the user started: not on the Stop a block continues (`stop_hook_active`), and not
- * on the automatic round an async sub-agent's `<task-notification>` starts (the user's turn already had them).
- */
-/** A stop the guards leave alone: one a Stop hook already blocked, or a sub-agent's. */
+/** A stop the guards leave alone: one a Stop hook already blocked, or a sub-agent's (Copilot CLI sends those too). */
 function leaveAlone(context: GuardContext): boolean {
   return stopHookActive(context.payload) || subagentStopAtStop(context.payload);
 }
 
+/**
+ * Reminders speak once per turn the user started: not on the Stop a block continues (`stop_hook_active`), and not
+ * on the automatic round an async sub-agent's `<task-notification>` starts (the user's turn already had them).
+ */
 export function reminder(guard: keyof typeof REMINDERS) {
   return async (context: GuardContext): Promise<Decision> => {
     if (leaveAlone(context)) return PASS;

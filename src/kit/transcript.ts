@@ -131,6 +131,7 @@ function classify(line: Json): Entry | null {
     }
     return entry;
   }
+  if (type === "gemini" || (type === "user" && line.message === undefined && Array.isArray(line.content))) return geminiEntry(entry, type, line);
   const item = type === "response_item" && isObject(line.payload) ? line.payload : type === "" || type === "message" ? line : null;
   const message = isObject(line.message) && MESSAGE_LINE_TYPES.has(type) ? line.message : item;
   if (!message) return null;
@@ -186,6 +187,28 @@ function classify(line: Json): Entry | null {
     return entry;
   }
   return null;
+}
+
+/**
+ * Gemini CLI 0.61.0 (`~/.gemini/tmp/<project>/chats/session-*.jsonl`): `{type:"user", content:[{text} |
+ * {functionResponse}]}` and `{type:"gemini", content, toolCalls[{name, args}]}` (the same message id is written again
+ * once its tool calls are known); `$set` lines restate the history and carry no type, so they are skipped.
+ */
+function geminiEntry(entry: Entry, type: string, line: Json): Entry {
+  if (type === "gemini") {
+    entry.assistant = true;
+    entry.text = textOf(line.content);
+    for (const call of Array.isArray(line.toolCalls) ? line.toolCalls : []) {
+      if (isObject(call) && typeof call.name === "string") entry.tools.push({ name: call.name, input: call.args });
+    }
+    return entry;
+  }
+  const parts = (line.content as unknown[]).filter(isObject);
+  const responses = parts.filter((part) => isObject(part.functionResponse));
+  for (const part of responses) entry.outputs.push(JSON.stringify((part.functionResponse as Json).response ?? ""));
+  entry.text = textOf(parts.filter((part) => typeof part.text === "string"));
+  entry.user = responses.length === 0 && entry.text.trim() !== "" && !isInjected(entry.text);
+  return entry;
 }
 
 function parseLine(text: string): Json | null {

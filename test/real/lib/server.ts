@@ -51,7 +51,8 @@ export type Wire = {
   /** The answer to a side request (token counting, a title, a quota probe). */
   side(path: string, body: unknown): Response;
   /** Renders a reply in the wire's format (streaming when the request asked for it). */
-  render(reply: Reply, body: unknown, counter: () => number): Response;
+  /** `path`: the request's path (Gemini answers `:generateContent` in JSON and `:streamGenerateContent` in SSE). */
+  render(reply: Reply, body: unknown, counter: () => number, path: string): Response;
   /** All text the request carries to the model (system, messages, tool results), for searches. */
   sentText(body: unknown): string;
   /** The text of the newest message the harness sent (the last user/tool turn). */
@@ -145,7 +146,7 @@ export class ModelServer {
     const reply = typeof step === "function" ? await step(logged, this.wire) : step;
     logged.answered = true;
     if (reply.error) return Response.json({ type: "error", error: { type: "api_error", message: reply.error.message } }, { status: reply.error.status });
-    return this.wire.render(reply, body, () => ++this.#ids);
+    return this.wire.render(reply, body, () => ++this.#ids, url.pathname);
   }
 
   /** Model requests (turns and compactions), oldest first. */
