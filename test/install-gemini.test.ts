@@ -3,7 +3,7 @@
  * payload's cwd with the handler's `env` merged in (src/install/commands.ts `geminiCommand`).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
 
@@ -182,5 +182,28 @@ describe("Gemini CLI detection and hooks:doctor", () => {
     const current = JSON.parse(readFileSync(join(homeDir, ".gemini", "settings.json"), "utf8"));
     writeFileSync(join(homeDir, ".gemini", "settings.json"), JSON.stringify({ ...current, hooksConfig: { enabled: false, disabled: ["aioson-emit"] } }));
     expect(doctor({}).issues.filter((i) => i.code === "gemini_hooks_disabled")).toHaveLength(2);
+  });
+});
+
+describe("--tool=all on a machine with every harness", () => {
+  test("wires all six: Claude Code, Antigravity, Codex, OpenCode, Gemini CLI and the workspace's Copilot file", () => {
+    const homeDir = home({
+      ".claude/settings.json": "{}\n",
+      ".gemini/antigravity/hooks.json": "{}\n",
+      ".codex/config.toml": "",
+      ".config/opencode/opencode.json": "{}\n",
+      ".gemini/settings.json": "{}\n",
+    });
+    const project = tempProject({ ".github/hooks/team.json": '{"hooks":{}}\n' });
+    const run = runAioson(["hooks:install", project, "--tool=all", "--json"], { home: homeDir, cwd: project, env: { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, XDG_CONFIG_HOME: undefined, GEMINI_CLI_HOME: undefined } });
+    expect(run.code).toBe(0);
+    const results = (run.json as { results: Array<{ tool: string; changed: boolean }> }).results;
+    expect(results.map((r) => [r.tool, r.changed])).toEqual([["claude", true], ["antigravity", true], ["codex", true], ["opencode", true], ["gemini", true], ["copilot", true]]);
+    expect(settings(homeDir).hooks.BeforeModel).toBeDefined();
+    expect(readFileSync(join(project, ".github", "hooks", "aioson.json"), "utf8")).toContain("--source='copilot'");
+    const removed = runAioson(["hooks:uninstall", project, "--tool=all", "--json"], { home: homeDir, cwd: project }).json as { results: Array<{ tool: string; removed: boolean }> };
+    expect(removed.results.filter((r) => r.removed).map((r) => r.tool)).toEqual(["claude", "antigravity", "antigravity", "codex", "opencode", "gemini", "copilot"]);
+    // Nothing but aioson's hooks was left in it: removed, as spec 9.9 does for every harness's file.
+    expect(existsSync(join(homeDir, ".gemini", "settings.json"))).toBe(false);
   });
 });
