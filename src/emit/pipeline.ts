@@ -7,7 +7,8 @@ import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
-import { adapterFor, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
+import { adapterFor, deliversCheckpointOn, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
+import { checkpointOwed } from "../recap/pending-path.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
 import type { EmitResult, ThenResult } from "./persist.ts";
@@ -64,7 +65,9 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
     }
     const classified = classify({ root, source, eventName: name }, event);
     // Harnesses whose compactions no hook follows: one marker per compaction, the checkpoint owed to a later hook.
-    const checkpoints = owesCheckpoints(source) ? await import("./checkpoint.ts") : null;
+    // Loaded only when there is a compaction to count or a checkpoint owed to this hook (one lstat).
+    const involved = owesCheckpoints(source) && (classified.some((record) => record.eventType === "compaction") || (deliversCheckpointOn(source, name) && checkpointOwed(root, source, event.sessionId)));
+    const checkpoints = involved ? await import("./checkpoint.ts") : null;
     const records = checkpoints ? checkpoints.onceCompacted(root, source, event, classified) : classified;
     const owed = async () => (checkpoints ? await checkpoints.owedCheckpoint(root, source, name, event, options.agent) : null);
     const sessionEnd = name === "SessionEnd";

@@ -10,21 +10,9 @@
 import { closeSync, constants, openSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { assertProjectPath, ensureProjectDir } from "../core/project-fs.ts";
-import { runtimeDir } from "../store/paths.ts";
+import { compactionsDir, digest, pendingPath, stateStem } from "./pending-path.ts";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-
-export function compactionsDir(root: string): string {
-  return join(runtimeDir(root), "compactions");
-}
-
-function digest(text: string): string {
-  return Bun.hash(text).toString(16).padStart(16, "0");
-}
-
-function stem(source: string, session: string | null): string {
-  return `${digest(source)}-${digest(session ?? "")}`;
-}
 
 /** Creates `name` exclusively; false when it already exists. */
 function createOnce(root: string, name: string): boolean {
@@ -43,17 +31,17 @@ function createOnce(root: string, name: string): boolean {
 
 /** True the first time this compaction of this session is seen (`key`: the harness's own identity of it). */
 export function firstSighting(root: string, source: string, session: string | null, key: string): boolean {
-  return createOnce(root, `${stem(source, session)}-${digest(key)}.seen`);
+  return createOnce(root, `${stateStem(source, session)}-${digest(key)}.seen`);
 }
 
 /** Owes the session a checkpoint; false when one was already owed (the same compaction reported again). */
 export function markCheckpointPending(root: string, source: string, session: string | null): boolean {
-  return createOnce(root, `${stem(source, session)}.pending`);
+  return createOnce(root, `${stateStem(source, session)}.pending`);
 }
 
 /** Takes the owed checkpoint: true for exactly one caller per mark. */
 export function takeCheckpointPending(root: string, source: string, session: string | null): boolean {
-  const path = join(compactionsDir(root), `${stem(source, session)}.pending`);
+  const path = pendingPath(root, source, session);
   try {
     assertProjectPath(root, path);
     unlinkSync(path);
