@@ -538,6 +538,8 @@ function antigravityLocations(request: DoctorRequest, issues: Issue[]): DoctorRe
     return { ...loc, hasAioson };
   });
   for (const loc of list) {
+    // Gemini CLI's own settings: Antigravity's hooks copied there would be Claude-named events Gemini rejects.
+    if (loc.path === paths.geminiSettingsPath(request.env)) continue;
     if (!loc.ours && loc.exists && !loc.hasAioson) {
       issues.push({ code: "antigravity_other_location", severity: "warning", tool: "antigravity", message: `${loc.path} exists: some Antigravity builds read hooks there, and it has no AIOSON hooks.`, fix: `If your Antigravity build reads ${loc.path}, copy the "hooks" of ${paths.antigravityGlobalPath(request.env)} into it.` });
     }

@@ -11,7 +11,10 @@
  * - `windows` / `linux` / `osx` override `command` per OS; `timeout` is in seconds (default 30);
  * - the command runs with the workspace folder as cwd, through `/bin/sh -c` on macOS/Linux and `cmd.exe` on Windows
  *   (microsoft/vscode `src/vs/workbench/api/node/extHostHooksNode.ts`, `spawn(command, {shell: true})`);
- * - VS Code loads every `*.json` in `.github/hooks/` of the workspace (setting `chat.hookFilesLocations`).
+ * - VS Code loads every `*.json` in `.github/hooks/` of the workspace (setting `chat.hookFilesLocations`);
+ * - GitHub Copilot CLI reads the same files in a trusted folder (real-harnesses §5): it also takes `{matcher, hooks}`
+ *   groups (the matcher a full-match regex, honoured), runs `command` (or `bash`) on Unix and `powershell` on Windows,
+ *   and adds SessionEnd and PostToolUseFailure to the events.
  * The installer (`src/install/copilot.ts`) owns reading, merging and writing the file.
  */
 
