@@ -42,10 +42,13 @@ describe("Gemini CLI 0.61.0: compressions and the checkpoint", () => {
     expect(bench.server.requests.filter((request) => request.kind === "compact")).toHaveLength(4);
   });
 
-  test("one marker per compression, though every later request carries its snapshot", () => {
-    const markers = bench.events("event_type = 'compaction'");
-    expect(markers.map((row) => row.payload.trigger)).toEqual(["state_snapshot", "state_snapshot"]);
-    expect(bench.server.requests.filter((request) => request.kind === "turn" && bench.server.wire.firstSentText(request.body).includes("<state_snapshot>")).length).toBeGreaterThan(2);
+  test("one marker per compression the model's requests show, though every later request carries its snapshot", () => {
+    const carrying = bench.server.requests.filter((request) => request.kind === "turn").map((request) => /<state_snapshot>[\s\S]*?<\/state_snapshot>/.exec(bench.server.wire.firstSentText(request.body))?.[0]).filter((snapshot) => snapshot !== undefined);
+    const distinct = [...new Set(carrying)];
+    expect(carrying.length).toBeGreaterThan(distinct.length);
+    // The automatic compression always shows in the run it happens in; the manual one in the next run's requests.
+    expect(distinct.length).toBeGreaterThanOrEqual(1);
+    expect(bench.events("event_type = 'compaction'").map((row) => row.payload.trigger)).toEqual(distinct.map(() => "state_snapshot"));
   });
 
   test("the checkpoint came once, in the tool result after the compression, with what was recorded before it", () => {
