@@ -7,7 +7,7 @@ import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
-import { adapterFor, deliversCheckpointOn, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
+import { adapterFor, deliversCheckpointOn, harnessNotices, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
 import { checkpointOwed } from "../recap/pending-path.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
@@ -55,6 +55,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
     const route = routePayload(flagSource, raw);
     if (route.skip) return { ok: true, skipped: true, reason: route.skip };
     const source = route.source;
+    for (const notice of harnessNotices(source, raw)) logHookProblem(root, COMMAND, notice);
     const event = adapterFor(source)(raw);
     const flagEvent = flagText(options.event);
     const name = eventName(flagEvent, event);

@@ -4,7 +4,7 @@ import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
 import { copilotAdapter, isCopilotPayload } from "./copilot.ts";
 import { geminiAdapter } from "./gemini.ts";
-import { opencodeAdapter } from "./opencode.ts";
+import { opencodeAdapter, opencodeNotices } from "./opencode.ts";
 import { IDLE_MS, type StdinLimits } from "../core/stdin.ts";
 import type { Adapter } from "./types.ts";
 
@@ -30,6 +30,14 @@ const OPEN_STDIN_HARNESSES: ReadonlySet<string> = new Set(["antigravity"]);
 
 export function stdinLimitsFor(source: string): Partial<StdinLimits> {
   return OPEN_STDIN_HARNESSES.has(source) ? { idleMs: IDLE_MS } : {};
+}
+
+/**
+ * Lines a harness's own shim asks for in the project's hook log (the OpenCode plugin counts the events its full
+ * queue dropped): the shim never writes project files itself.
+ */
+export function harnessNotices(source: string, raw: Record<string, unknown>): string[] {
+  return source === "opencode" ? opencodeNotices(raw) : [];
 }
 
 /** The harness a payload is recorded under, or why it is not recorded at all. */
