@@ -26,14 +26,24 @@ function calls(log: string): Call[] {
   }));
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await Bun.sleep(25);
+type Hooks = Record<string, (...args: any[]) => Promise<void>>;
+
+/** One assistant message as OpenCode 1.18.33 reports it: message.updated, a tool part when it calls tools, its text. */
+async function answer(hooks: Hooks, sessionID: string, messageID: string, text: string, options: { tools?: boolean; summary?: boolean } = {}): Promise<void> {
+  const info = options.summary ? { agent: "compaction", mode: "compaction", summary: true } : { agent: "build", mode: "build" };
+  await hooks.event!({ event: { type: "message.updated", properties: { sessionID, info: { id: messageID, sessionID, role: "assistant", ...info } } } });
+  if (options.tools) await hooks.event!({ event: { type: "message.part.updated", properties: { sessionID, part: { id: `${messageID}-t`, messageID, sessionID, type: "tool", tool: "write" } } } });
+  await hooks["experimental.text.complete"]!({ sessionID, messageID, partID: `${messageID}-x` }, { text });
 }
 
-type Hooks = Record<string, (...args: any[]) => Promise<void>>;
-async function loadPlugin(directory: string): Promise<Hooks> {
+/** The end of a turn: OpenCode sends session.status idle, then session.idle. */
+async function idle(hooks: Hooks, sessionID: string): Promise<void> {
+  await hooks.event!({ event: { type: "session.status", properties: { sessionID, status: { type: "idle" } } } });
+  await hooks.event!({ event: { type: "session.idle", properties: { sessionID } } });
+}
+async function loadPlugin(directory: string, edit: (text: string) => string = (text) => text): Promise<Hooks> {
   const file = join(tempDir("aioson-plugin-"), "aioson.js");
-  writeFileSync(file, opencodePluginSource("qa"));
+  writeFileSync(file, edit(opencodePluginSource("qa")));
   const mod = await import(file);
   expect(Object.keys(mod)).toEqual(["AiosonPlugin"]);
   return mod.AiosonPlugin({ directory, worktree: directory, client: {}, project: {} });
@@ -68,8 +78,9 @@ describe("OpenCode plugin", () => {
     await hooks["tool.execute.after"]!({ tool: "apply_patch", sessionID: "s1", callID: "c", args: { patchText: "*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** End Patch" } }, { output: "", metadata: {} });
     await hooks["tool.execute.after"]!({ tool: "read", sessionID: "s1", callID: "c", args: {} }, { output: "" });
     await hooks["chat.message"]!({ sessionID: "s1" }, { message: {}, parts: [{ type: "text", text: "/dev " + "p".repeat(9000) }] });
-    await hooks["experimental.text.complete"]!({ sessionID: "s1" }, { text: "Done: edited a.ts" });
-    await until(() => calls(log).length >= before + 5);
+    await answer(hooks, "s1", "m1", "Done: edited a.ts");
+    await idle(hooks, "s1");
+    await hooks.dispose!();
     const got = calls(log).slice(before);
     expect(got.length).toBe(5);
     expect(got.every((c) => c.argv.join(" ") === `hooks:emit ${project} --agent=qa --source=opencode`)).toBe(true);
@@ -81,7 +92,59 @@ describe("OpenCode plugin", () => {
     expect(patch!.tool_input.command).toBe("*** Begin Patch\n*** Update File: a.ts\n*** End Patch");
     expect(prompt!.prompt.length).toBe(8000);
     expect(prompt!.prompt).toEndWith("…[truncated]");
-    expect(stop).toMatchObject({ hook_event_name: "Stop", last_assistant_message: "Done: edited a.ts" });
+    expect(stop).toEqual({ hook_event_name: "Stop", session_id: "s1", last_assistant_message: "Done: edited a.ts", cwd: project });
+  });
+
+  test("the agent message is the last assistant message's text once the session is idle: never a preamble before tool calls", async () => {
+    const hooks = await loadPlugin(tempProject());
+    const before = calls(log).length;
+    await answer(hooks, "s2", "m1", "I will edit a.ts first.", { tools: true });
+    await answer(hooks, "s2", "m2", "Now the test.", { tools: true });
+    await answer(hooks, "s2", "m3", "All green:");
+    await answer(hooks, "s2", "m3", "a.ts is fixed.");
+    await idle(hooks, "s2");
+    // A turn whose last message only called tools (stopped by the user) has no answer to record.
+    await answer(hooks, "s2", "m4", "Let me look at b.ts.", { tools: true });
+    await hooks.event!({ event: { type: "message.updated", properties: { sessionID: "s2", info: { id: "m5", sessionID: "s2", role: "assistant", agent: "build", mode: "build" } } } });
+    await idle(hooks, "s2");
+    // Another session's turn is its own.
+    await answer(hooks, "s3", "x1", "Other session answer.");
+    await answer(hooks, "s2", "m6", "Second turn answer.");
+    await idle(hooks, "s3");
+    await idle(hooks, "s2");
+    await hooks.dispose!();
+    const stops = calls(log).slice(before).map((c) => c.stdin as Record<string, string>);
+    expect(stops.map((stop) => [stop.hook_event_name, stop.session_id, stop.last_assistant_message])).toEqual([
+      ["Stop", "s2", "All green:\na.ts is fixed."],
+      ["Stop", "s3", "Other session answer."],
+      ["Stop", "s2", "Second turn answer."],
+    ]);
+  });
+
+  test("the compaction agent's summary is never the agent message; OpenCode's auto flag names the trigger", async () => {
+    const project = tempProject();
+    const hooks = await loadPlugin(project);
+    const before = calls(log).length;
+    // Manual (/compact, POST /session/{id}/summarize): the compaction part says auto: false.
+    await hooks.event!({ event: { type: "message.part.updated", properties: { sessionID: "c1", part: { id: "p1", messageID: "u1", sessionID: "c1", type: "compaction", auto: false, overflow: false } } } });
+    await hooks["experimental.session.compacting"]!({ sessionID: "c1" }, { context: [] });
+    await answer(hooks, "c1", "sum1", "SUMMARY of the work so far.", { summary: true });
+    await hooks.event!({ event: { type: "session.compacted", properties: { sessionID: "c1" } } });
+    await idle(hooks, "c1");
+    // Automatic: auto: true, and a summary whose message.updated never arrived is still recognised (the hook came first).
+    await hooks.event!({ event: { type: "message.part.updated", properties: { sessionID: "c1", part: { id: "p2", messageID: "u2", sessionID: "c1", type: "compaction", auto: true, overflow: false } } } });
+    await hooks["experimental.session.compacting"]!({ sessionID: "c1" }, { context: [] });
+    await hooks["experimental.text.complete"]!({ sessionID: "c1", messageID: "sum2", partID: "t" }, { text: "SUMMARY again." });
+    await hooks.event!({ event: { type: "session.compacted", properties: { sessionID: "c1" } } });
+    await answer(hooks, "c1", "after", "Continued after the compaction: done.");
+    await idle(hooks, "c1");
+    await hooks.dispose!();
+    const got = calls(log).slice(before).filter((c) => c.argv[0] === "hooks:emit").map((c) => c.stdin as Record<string, string>);
+    expect(got.map((p) => [p.hook_event_name, p.trigger ?? p.last_assistant_message])).toEqual([
+      ["PreCompact", "manual"],
+      ["PreCompact", "auto"],
+      ["Stop", "Continued after the compaction: done."],
+    ]);
   });
 
   test("compaction: PreCompact emit, then the recap goes into the summary prompt and the next system prompt once", async () => {
@@ -119,7 +182,26 @@ describe("OpenCode plugin", () => {
     }
   });
 
-  test("the queue holds at most 16 waiting calls and runs one at a time", async () => {
+  test("dispose() hands everything still queued to aioson before OpenCode exits (12 parallel writes, 250 ms per call)", async () => {
+    const dir = tempDir("aioson-slowbin-");
+    const slowLog = join(dir, "log");
+    mkdirSync(slowLog);
+    process.env.AIOSON_BIN = fakeBinary(dir, slowLog, "0.25");
+    try {
+      const hooks = await loadPlugin(tempProject());
+      await hooks["chat.message"]!({ sessionID: "b" }, { parts: [{ type: "text", text: "write twelve files" }] });
+      await Promise.all(Array.from({ length: 12 }, (_, i) => hooks["tool.execute.after"]!({ tool: "write", sessionID: "b", callID: `c${i}`, args: { filePath: `f${i}.txt` } }, { output: "", metadata: {} })));
+      expect(calls(slowLog).length).toBeLessThan(13);
+      await hooks.dispose!();
+      const got = calls(slowLog).map((c) => c.stdin as Record<string, any>);
+      expect(got.map((p) => p.tool_input?.file_path ?? p.prompt)).toEqual(["write twelve files", ...Array.from({ length: 12 }, (_, i) => `f${i}.txt`)]);
+      expect(got.some((p) => "aioson_dropped" in p)).toBe(false);
+    } finally {
+      process.env.AIOSON_BIN = bin;
+    }
+  }, 60_000);
+
+  test("the queue holds at most 16 waiting calls, runs one at a time, and the next call carries the count it dropped", async () => {
     const dir = tempDir("aioson-slowbin-");
     const slowLog = join(dir, "log");
     mkdirSync(slowLog);
@@ -127,11 +209,42 @@ describe("OpenCode plugin", () => {
     try {
       const hooks = await loadPlugin(tempProject());
       for (let i = 0; i < 30; i++) await hooks["chat.message"]!({ sessionID: "q" }, { parts: [{ type: "text", text: `m${i}` }] });
-      await until(() => calls(slowLog).length >= 17);
-      await Bun.sleep(400);
-      const prompts = calls(slowLog).map((c) => (c.stdin as Record<string, string>).prompt);
-      expect(prompts.length).toBe(17);
-      expect(prompts).toEqual(Array.from({ length: 17 }, (_, i) => `m${i}`));
+      await hooks.dispose!();
+      const got = calls(slowLog).map((c) => c.stdin as Record<string, any>);
+      // m0 was running, m1..m16 waited, m17..m29 were turned away: the call after the drops says so.
+      expect(got.map((p) => p.prompt)).toEqual(Array.from({ length: 17 }, (_, i) => `m${i}`));
+      expect(got.map((p) => p.aioson_dropped ?? 0)).toEqual([0, 13, ...Array.from({ length: 15 }, () => 0)]);
+    } finally {
+      process.env.AIOSON_BIN = bin;
+    }
+  }, 60_000);
+
+  test("dispose() gives the queue up once a call hits the per-call limit (a hanging aioson cannot hold OpenCode's exit)", async () => {
+    const dir = tempDir("aioson-hangbin-");
+    const started = join(dir, "started");
+    const hang = join(dir, "hang.sh");
+    writeFileSync(hang, `#!/bin/sh\necho "$1" >> "${started}"\nexec sleep 30\n`);
+    chmodSync(hang, 0o755);
+    process.env.AIOSON_BIN = hang;
+    try {
+      // The same plugin with a 300 ms per-call limit instead of 15 s, so the test does not wait 15 s.
+      const hooks = await loadPlugin(tempProject(), (text) => text.replace("const CALL_MS = 15000;", "const CALL_MS = 300;"));
+      for (let i = 0; i < 5; i++) await hooks["tool.execute.after"]!({ tool: "write", sessionID: "h", callID: `c${i}`, args: { filePath: `f${i}` } }, { output: "", metadata: {} });
+      await hooks.dispose!();
+      expect(readFileSync(started, "utf8").trim().split("\n")).toEqual(["hooks:emit"]);
+    } finally {
+      process.env.AIOSON_BIN = bin;
+    }
+  });
+
+  test("with aioson missing, dispose() returns at once and nothing throws", async () => {
+    const hooks = await loadPlugin(tempProject());
+    process.env.AIOSON_BIN = "/nonexistent/aioson";
+    try {
+      for (let i = 0; i < 20; i++) await hooks["tool.execute.after"]!({ tool: "write", sessionID: "n", callID: `c${i}`, args: { filePath: `f${i}` } }, { output: "", metadata: {} });
+      await answer(hooks, "n", "m1", "done");
+      await idle(hooks, "n");
+      await expect(hooks.dispose!()).resolves.toBeUndefined();
     } finally {
       process.env.AIOSON_BIN = bin;
     }

@@ -19,6 +19,8 @@ import { dirname, join, parse, resolve } from "node:path";
 
 const AGENT = __AGENT__;
 const CALL_MS = 15000;
+// dispose() waits this long at most for the queue to drain before OpenCode exits (17 calls of 1.7 s each).
+const DRAIN_MS = 30000;
 const QUEUE_MAX = 16;
 const TEXT_CAP = 8000;
 const TAIL_CAP = 4000;
@@ -87,12 +89,13 @@ function binary() {
   return custom ? custom.split(/\s+/) : ["aioson"];
 }
 
-// Never rejects: resolves with stdout ("" on any failure), kills the child after CALL_MS.
-function run(root, args, payload) {
+// Never rejects: resolves with the child's stdout ("" on any failure) and whether it had to be killed after CALL_MS.
+function call(root, args, payload) {
   return new Promise((done) => {
     let out = "";
     let settled = false;
-    const finish = () => { if (!settled) { settled = true; clearTimeout(timer); done(out); } };
+    let killed = false;
+    const finish = () => { if (!settled) { settled = true; clearTimeout(timer); done({ out, killed }); } };
     let child;
     try {
       const bin = binary();
@@ -103,10 +106,10 @@ function run(root, args, payload) {
         child = spawn(bin[0], [...bin.slice(1), ...args], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
       }
     } catch {
-      done("");
+      done({ out: "", killed: false });
       return;
     }
-    const timer = setTimeout(() => { try { child.kill("SIGKILL"); } catch {} finish(); }, CALL_MS);
+    const timer = setTimeout(() => { killed = true; try { child.kill("SIGKILL"); } catch {} finish(); }, CALL_MS);
     child.on("error", finish);
     child.on("close", finish);
     if (child.stdout) {
@@ -118,6 +121,10 @@ function run(root, args, payload) {
       try { child.stdin.end(JSON.stringify(payload ?? {})); } catch {}
     }
   });
+}
+
+async function run(root, args, payload) {
+  return (await call(root, args, payload)).out;
 }
 
 function patchHeaders(text) {
@@ -159,6 +166,11 @@ function contextOf(stdout) {
   }
 }
 
+// The compaction agent's own message (OpenCode marks it summary: true, agent and mode "compaction").
+function isSummary(info) {
+  return !!info && (info.summary === true || info.agent === "compaction" || info.mode === "compaction");
+}
+
 export const AiosonPlugin = async (ctx) => {
   let root = null;
   try {
@@ -171,30 +183,67 @@ export const AiosonPlugin = async (ctx) => {
   const queue = [];
   let busy = false;
   let idle = [];
+  // Events the full queue turned away since the last call; the next call hands the count to aioson's hook log.
+  let dropped = 0;
+  // Set by dispose(): a call killed after CALL_MS then means aioson hangs, and the rest of the queue is given up.
+  let closing = false;
   const pending = new Set();
+  // Per session: the newest assistant message (id, its text parts, whether it called tools or is the summary).
+  const turns = new Map();
+  // Per session: what OpenCode said the coming compaction is (its compaction part's auto flag).
+  const triggers = new Map();
+  // Sessions between experimental.session.compacting and the end of the summary.
+  const compacting = new Set();
 
   const pump = async () => {
     if (busy) return;
     busy = true;
     while (queue.length > 0) {
       const job = queue.shift();
-      await run(root, job.args, job.payload);
+      const payload = dropped > 0 ? { ...job.payload, aioson_dropped: dropped } : job.payload;
+      dropped = 0;
+      const result = await call(root, job.args, payload);
+      if (result.killed && closing) {
+        dropped += queue.length;
+        queue.length = 0;
+      }
     }
     busy = false;
     for (const wake of idle.splice(0)) wake();
   };
   const enqueue = (payload) => {
-    if (queue.length >= QUEUE_MAX) return;
+    if (queue.length >= QUEUE_MAX) {
+      dropped++;
+      return;
+    }
     queue.push({ args: ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], payload: { ...payload, cwd } });
     void pump();
   };
-  const drained = () => new Promise((done) => {
+  const drained = (ms) => new Promise((done) => {
     if (!busy && queue.length === 0) return done();
-    const timer = setTimeout(done, CALL_MS);
+    const timer = setTimeout(done, ms);
     idle.push(() => { clearTimeout(timer); done(); });
   });
   const recap = async (sessionID) => contextOf(await run(root, ["hooks:recap", root, "--agent=" + AGENT, "--source=opencode", "--when=always", "--session=" + String(sessionID ?? ""), "--json"], { hook_event_name: "SessionStart", source: "compact", session_id: sessionID, cwd }));
   const safe = (fn) => async (...args) => { try { await fn(...args); } catch {} };
+  const turnOf = (sessionID, messageID) => {
+    let turn = turns.get(sessionID);
+    if (!turn || turn.messageID !== messageID) {
+      turn = { messageID, texts: [], tools: false, summary: compacting.has(sessionID) };
+      turns.set(sessionID, turn);
+    }
+    return turn;
+  };
+  // The turn is over: its answer is the text of its last assistant message, unless that message called tools
+  // (a preamble) or is the compaction summary.
+  const endTurn = (sessionID) => {
+    const turn = turns.get(sessionID);
+    turns.delete(sessionID);
+    compacting.delete(sessionID);
+    const text = turn && !turn.tools && !turn.summary ? turn.texts.join("\n") : "";
+    if (text.trim()) enqueue({ hook_event_name: "Stop", session_id: sessionID, last_assistant_message: cap(text, TEXT_CAP) });
+  };
+  const trigger = (sessionID) => triggers.get(sessionID) ?? "auto";
 
   return {
     "tool.execute.after": safe(async (input, output) => {
@@ -207,12 +256,15 @@ export const AiosonPlugin = async (ctx) => {
     }),
     "experimental.text.complete": safe(async (input, output) => {
       const text = output && output.text;
-      if (typeof text === "string" && text.trim()) enqueue({ hook_event_name: "Stop", session_id: input && input.sessionID, last_assistant_message: cap(text, TEXT_CAP) });
+      if (!input || !input.sessionID || typeof text !== "string" || !text.trim()) return;
+      const turn = turnOf(input.sessionID, input.messageID);
+      if (turn.texts.join("").length < TEXT_CAP) turn.texts.push(text);
     }),
     "experimental.session.compacting": safe(async (input, output) => {
       const sessionID = input && input.sessionID;
-      await drained();
-      await run(root, ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], { hook_event_name: "PreCompact", session_id: sessionID, trigger: "auto", cwd });
+      compacting.add(sessionID);
+      await drained(CALL_MS);
+      await run(root, ["hooks:emit", root, "--agent=" + AGENT, "--source=opencode"], { hook_event_name: "PreCompact", session_id: sessionID, trigger: trigger(sessionID), cwd });
       const text = await recap(sessionID);
       if (text && output) {
         if (!Array.isArray(output.context)) output.context = [];
@@ -220,7 +272,24 @@ export const AiosonPlugin = async (ctx) => {
       }
     }),
     event: safe(async ({ event }) => {
-      if (event && event.type === "session.compacted" && event.properties && event.properties.sessionID) pending.add(event.properties.sessionID);
+      const props = (event && event.properties) || {};
+      const type = event && event.type;
+      if (type === "session.compacted" && props.sessionID) {
+        pending.add(props.sessionID);
+        compacting.delete(props.sessionID);
+        triggers.delete(props.sessionID);
+      } else if (type === "message.updated" && props.info && props.info.role === "assistant" && props.info.sessionID) {
+        const summary = isSummary(props.info);
+        if (!summary) compacting.delete(props.info.sessionID);
+        const turn = turnOf(props.info.sessionID, props.info.id);
+        turn.summary = turn.summary || summary;
+      } else if (type === "message.part.updated" && props.part && props.part.sessionID) {
+        const part = props.part;
+        if (part.type === "tool") turnOf(part.sessionID, part.messageID).tools = true;
+        else if (part.type === "compaction" && typeof part.auto === "boolean") triggers.set(part.sessionID, part.auto ? "auto" : "manual");
+      } else if ((type === "session.idle" && props.sessionID) || (type === "session.status" && props.sessionID && props.status && props.status.type === "idle")) {
+        endTurn(props.sessionID);
+      }
     }),
     "experimental.chat.system.transform": safe(async (input, output) => {
       const sessionID = input && input.sessionID;
@@ -231,6 +300,11 @@ export const AiosonPlugin = async (ctx) => {
         if (!Array.isArray(output.system)) output.system = [];
         output.system.push(text);
       }
+    }),
+    // OpenCode awaits this before it exits: what is still queued is handed to aioson first.
+    dispose: safe(async () => {
+      closing = true;
+      await drained(DRAIN_MS);
     }),
   };
 };
@@ -278,7 +352,7 @@ const GUARD_BLOCK = String.raw`
     output.system.push(text);
   });
   const saveContext = safe(async (input, output) => {
-    const answer = await guard("context-save", { hook_event_name: "PreCompact", session_id: input && input.sessionID, trigger: "auto" });
+    const answer = await guard("context-save", { hook_event_name: "PreCompact", session_id: input && input.sessionID, trigger: trigger(input && input.sessionID) });
     if (!answer || typeof answer.context !== "string" || !answer.context.trim() || !output) return;
     if (!Array.isArray(output.context)) output.context = [];
     output.context.push(answer.context);
@@ -337,7 +411,8 @@ export function opencodePluginSource(agent: string, guards: readonly string[] = 
   if (names.length > 0) {
     body = body
       .replace(/^(const AGENT = .*;)$/m, `$1\nconst GUARDS = ${JSON.stringify(names)};`)
-      .replace("\n  return {\n", `${GUARD_BLOCK}  return withGuards({\n`)
+      // A replacer function: the block holds "$'" (shell quoting), which a replacement string would expand.
+      .replace("\n  return {\n", () => `${GUARD_BLOCK}  return withGuards({\n`)
       .replace(/\n  \};\n\};\n$/, "\n  });\n};\n");
   }
   return `${OPENCODE_FIRST_LINE}\n${body}`;
