@@ -4,7 +4,7 @@
  * system prompt, context-save adds the snapshot to the compaction prompt; nothing else ever throws.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodePluginSource } from "../src/install/opencode-plugin.ts";
 import { closeStore, openStore } from "../src/store/db.ts";
@@ -56,6 +56,26 @@ describe("OpenCode plugin with guards", () => {
       else await expect(call).resolves.toBeUndefined();
     });
   }
+
+  test("the guard is spawned only for command lines that could run git", async () => {
+    // aioson behind a wrapper that notes each start, so the test sees which calls the plugin made.
+    const dir = tempDir("aioson-countbin-");
+    const started = join(dir, "started");
+    const counting = join(dir, "aioson.sh");
+    writeFileSync(counting, `#!/bin/sh\necho "$1" >> "${started}"\nexec "${BINARY}" "$@"\n`);
+    chmodSync(counting, 0o755);
+    process.env.AIOSON_BIN = counting;
+    const hooks = await loadPlugin(tempProject(), ["pre-commit-guard"]);
+    const spawned = async (command: string): Promise<boolean> => {
+      const before = existsSync(started) ? readFileSync(started, "utf8").length : 0;
+      await hooks["tool.execute.before"]!(...bash(command)).catch(() => {});
+      return (existsSync(started) ? readFileSync(started, "utf8").length : 0) > before;
+    };
+    const skipped = ["npm test", "ls -la", "bun test test/a.test.ts", "cat src/index.ts | head -20", "python3 -m pytest -q", "echo $HOME", "make build && ./run.sh"];
+    for (const command of skipped) expect(await spawned(command)).toBe(false);
+    const judged = ["git status", 'g"i"t commit -m x', "g\\\nit push", "$'git' push", "/usr/bin/GIT tag v1", "timeout 5 git push", 'sh -c "git commit"', "$G commit -m x", "`which g`it push"];
+    for (const command of judged) expect(await spawned(command)).toBe(true);
+  });
 
   test("other tools are never judged; a plugin without pre-commit-guard never blocks", async () => {
     const hooks = await loadPlugin(tempProject(), ALL);

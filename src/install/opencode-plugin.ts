@@ -326,12 +326,21 @@ const GUARD_BLOCK = String.raw`
   };
   // lesson-injector's answer stays in the system prompt for the session until its next user message.
   const lessons = new Map();
+  // Whether pre-commit-guard could judge a command line at all (a superset of aioson's mayRunGit), so that npm test,
+  // ls and the like spawn nothing: it names git once quotes, backslashes and $ are taken out (g"i"t, g\it, $'git',
+  // line continuations), or a variable or substitution may stand for the program of a judged subcommand ($G commit).
+  const mayRunGit = (line) => {
+    const bare = line.replace(/\\\r?\n/g, "").replace(/[\\'"$]/g, "");
+    if (/git/i.test(bare)) return true;
+    return /[$\x60]/.test(line) && /(?:^|[^\w-])(?:commit|push|tag|send-pack|subtree|lfs)(?![\w-])/i.test(bare);
+  };
   const preCommit = async (input, output) => {
     let verdict = null;
     try {
       if (input && input.tool === "bash") {
         const args = (output && output.args) || {};
-        verdict = await guard("pre-commit-guard", { hook_event_name: "PreToolUse", session_id: input.sessionID, tool_name: "bash", tool_input: { command: cap(args.command, TEXT_CAP) } });
+        const command = cap(args.command, TEXT_CAP);
+        if (mayRunGit(command)) verdict = await guard("pre-commit-guard", { hook_event_name: "PreToolUse", session_id: input.sessionID, tool_name: "bash", tool_input: { command } });
       }
     } catch {}
     if (verdict && verdict.block === true) throw new Error("AIOSON pre-commit-guard: " + cap(verdict.reason || "blocked", TEXT_CAP));
