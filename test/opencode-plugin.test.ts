@@ -121,6 +121,29 @@ describe("OpenCode plugin", () => {
     ]);
   });
 
+  test("a task sub-agent's tool calls belong to the session that launched it; its prompt and final text are not the agent's", async () => {
+    const hooks = await loadPlugin(tempProject());
+    const before = calls(log).length;
+    await hooks.event!({ event: { type: "session.created", properties: { sessionID: "child", info: { id: "child", parentID: "parent", title: "write b (@general subagent)" } } } });
+    await hooks.event!({ event: { type: "session.created", properties: { sessionID: "grandchild", info: { id: "grandchild", parentID: "child" } } } });
+    await hooks["chat.message"]!({ sessionID: "child", agent: "general" }, { parts: [{ type: "text", text: "/qa write b.txt" }] });
+    await hooks["tool.execute.after"]!({ tool: "write", sessionID: "child", callID: "c1", args: { filePath: "b.txt" } }, { output: "", metadata: {} });
+    await hooks["tool.execute.after"]!({ tool: "bash", sessionID: "grandchild", callID: "c2", args: { command: "ls" } }, { output: "", metadata: { exit: 0 } });
+    await answer(hooks, "child", "cm1", "Sub-agent finished: wrote b.txt.");
+    await idle(hooks, "child");
+    await hooks["tool.execute.after"]!({ tool: "task", sessionID: "parent", callID: "c0", args: { description: "write b", prompt: "write b.txt", subagent_type: "general" } }, { output: "", metadata: {} });
+    await answer(hooks, "parent", "pm1", "Parent done.");
+    await idle(hooks, "parent");
+    await hooks.dispose!();
+    const got = calls(log).slice(before).map((c) => c.stdin as Record<string, any>);
+    expect(got.map((p) => [p.hook_event_name, p.session_id, p.tool_name ?? p.last_assistant_message])).toEqual([
+      ["PostToolUse", "parent", "Write"],
+      ["PostToolUse", "parent", "Bash"],
+      ["PostToolUse", "parent", "Task"],
+      ["Stop", "parent", "Parent done."],
+    ]);
+  });
+
   test("the compaction agent's summary is never the agent message; OpenCode's auto flag names the trigger", async () => {
     const project = tempProject();
     const hooks = await loadPlugin(project);

@@ -131,11 +131,11 @@ function patchHeaders(text) {
   return String(text ?? "").split(/\r?\n/).filter((l) => l.startsWith("*** ")).join("\n");
 }
 
-function toolPayload(input, output) {
+function toolPayload(input, output, sessionID) {
   const name = TOOL_NAMES[input && input.tool];
   if (!name) return null;
   const args = (input && input.args) || {};
-  const base = { hook_event_name: "PostToolUse", session_id: input.sessionID, tool_name: name };
+  const base = { hook_event_name: "PostToolUse", session_id: sessionID, tool_name: name };
   if (name === "Write" || name === "Edit") return { ...base, tool_input: { file_path: cap(args.filePath ?? args.file_path, PATH_CAP) } };
   if (name === "apply_patch") return { ...base, tool_input: { command: cap(patchHeaders(args.patchText ?? args.patch ?? args.input), TEXT_CAP) } };
   if (name === "Bash") {
@@ -194,6 +194,14 @@ export const AiosonPlugin = async (ctx) => {
   const triggers = new Map();
   // Sessions between experimental.session.compacting and the end of the summary.
   const compacting = new Set();
+  // A task sub-agent runs in a session of its own (session.created names its parentID): its tool calls belong to
+  // the session that launched it, as Claude Code reports them; its prompt and final text are the Task's, not the agent's.
+  const parents = new Map();
+  const rootOf = (sessionID) => {
+    let id = sessionID;
+    for (let i = 0; i < 8 && parents.has(id); i++) id = parents.get(id);
+    return id;
+  };
 
   const pump = async () => {
     if (busy) return;
@@ -240,19 +248,19 @@ export const AiosonPlugin = async (ctx) => {
     const turn = turns.get(sessionID);
     turns.delete(sessionID);
     compacting.delete(sessionID);
-    const text = turn && !turn.tools && !turn.summary ? turn.texts.join("\n") : "";
+    const text = turn && !turn.tools && !turn.summary && !parents.has(sessionID) ? turn.texts.join("\n") : "";
     if (text.trim()) enqueue({ hook_event_name: "Stop", session_id: sessionID, last_assistant_message: cap(text, TEXT_CAP) });
   };
   const trigger = (sessionID) => triggers.get(sessionID) ?? "auto";
 
   return {
     "tool.execute.after": safe(async (input, output) => {
-      const payload = toolPayload(input, output);
+      const payload = toolPayload(input, output, rootOf(input && input.sessionID));
       if (payload) enqueue(payload);
     }),
     "chat.message": safe(async (input, output) => {
       const prompt = promptOf(output);
-      if (prompt) enqueue({ hook_event_name: "UserPromptSubmit", session_id: input && input.sessionID, prompt: cap(prompt, TEXT_CAP) });
+      if (prompt && !parents.has(input && input.sessionID)) enqueue({ hook_event_name: "UserPromptSubmit", session_id: input && input.sessionID, prompt: cap(prompt, TEXT_CAP) });
     }),
     "experimental.text.complete": safe(async (input, output) => {
       const text = output && output.text;
@@ -274,7 +282,9 @@ export const AiosonPlugin = async (ctx) => {
     event: safe(async ({ event }) => {
       const props = (event && event.properties) || {};
       const type = event && event.type;
-      if (type === "session.compacted" && props.sessionID) {
+      if ((type === "session.created" || type === "session.updated") && props.info && props.info.id && props.info.parentID) {
+        parents.set(props.info.id, props.info.parentID);
+      } else if (type === "session.compacted" && props.sessionID) {
         pending.add(props.sessionID);
         compacting.delete(props.sessionID);
         triggers.delete(props.sessionID);
