@@ -107,6 +107,8 @@ describe("OpenCode plugin", () => {
     await answer(hooks, "s2", "m4", "Let me look at b.ts.", { tools: true });
     await hooks.event!({ event: { type: "message.updated", properties: { sessionID: "s2", info: { id: "m5", sessionID: "s2", role: "assistant", agent: "build", mode: "build" } } } });
     await idle(hooks, "s2");
+    // A turn OpenCode never reported idle (interrupted) ends at dispose() with its last message's text, below.
+    await answer(hooks, "s4", "y1", "Interrupted, but this was the last word.");
     // Another session's turn is its own.
     await answer(hooks, "s3", "x1", "Other session answer.");
     await answer(hooks, "s2", "m6", "Second turn answer.");
@@ -118,6 +120,7 @@ describe("OpenCode plugin", () => {
       ["Stop", "s2", "All green:\na.ts is fixed."],
       ["Stop", "s3", "Other session answer."],
       ["Stop", "s2", "Second turn answer."],
+      ["Stop", "s4", "Interrupted, but this was the last word."],
     ]);
   });
 

@@ -311,9 +311,11 @@ export const AiosonPlugin = async (ctx) => {
         output.system.push(text);
       }
     }),
-    // OpenCode awaits this before it exits: what is still queued is handed to aioson first.
+    // OpenCode awaits this before it exits: a turn that never went idle ends here, and what is still queued is
+    // handed to aioson first.
     dispose: safe(async () => {
       closing = true;
+      for (const sessionID of [...turns.keys()]) endTurn(sessionID);
       await drained(DRAIN_MS);
     }),
   };
