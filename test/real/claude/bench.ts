@@ -8,10 +8,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertFinished, claudeConfigDir, runClaude, type ClaudeOptions, type ClaudeRun, type HookRun } from "../lib/drivers/claude.ts";
 import { ensureInstalled, type InstalledHarness } from "../lib/install.ts";
-import { sweep, type RunResult } from "../lib/processes.ts";
-import { aioson, cleanupWorlds, events, makeWorld, ndjsonLines, type World } from "../lib/project.ts";
-import { ModelServer, type LoggedRequest, type Reply, type ScriptOptions, type Step } from "../lib/server.ts";
+import type { RunResult } from "../lib/processes.ts";
+import { BenchWorld } from "../lib/bench.ts";
+import { aioson, makeWorld, type World } from "../lib/project.ts";
+import { ModelServer, type LoggedRequest, type ScriptOptions } from "../lib/server.ts";
 import { anthropicWire, lastToolResults, toolResults, type ToolResult } from "../lib/wire/anthropic.ts";
+
+export { capture } from "../lib/server.ts";
 
 export type BenchOptions = {
   files?: Record<string, string>;
@@ -22,16 +25,9 @@ export type BenchOptions = {
   userSettings?: string;
 };
 
-export class ClaudeBench {
-  readonly install: InstalledHarness;
-  readonly world: World;
-  readonly server: ModelServer;
-  readonly runs: ClaudeRun[] = [];
-
+export class ClaudeBench extends BenchWorld<ClaudeRun> {
   private constructor(install: InstalledHarness, world: World) {
-    this.install = install;
-    this.world = world;
-    this.server = new ModelServer(anthropicWire, { turns: [] });
+    super(install, world, new ModelServer(anthropicWire, { turns: [] }));
   }
 
   static async create(options: BenchOptions = {}): Promise<ClaudeBench> {
@@ -46,10 +42,6 @@ export class ClaudeBench {
     return bench;
   }
 
-  get project(): string {
-    return this.world.project;
-  }
-
   get configDir(): string {
     return claudeConfigDir(this.world);
   }
@@ -59,52 +51,27 @@ export class ClaudeBench {
   }
 
   /** aioson as a person runs it in this world (the same CLAUDE_CONFIG_DIR the harness uses). */
-  aioson(args: readonly string[], stdin?: string): Promise<RunResult> {
+  override aioson(args: readonly string[], stdin?: string): Promise<RunResult> {
     return aioson(this.world, args, { env: { CLAUDE_CONFIG_DIR: this.configDir }, stdin });
   }
 
   /** One `claude -p` run that must finish by itself; the script is queued on the server first. */
   async run(options: ClaudeOptions & { script?: ScriptOptions }): Promise<ClaudeRun> {
-    if (options.script) this.server.script(options.script);
-    const from = this.server.requests.length;
-    const run = await runClaude(this.install, this.world, this.server, options);
-    sweep();
-    this.runs.push(run);
-    if (process.env.AIOSON_REAL_DEBUG) this.#debug(run, from);
-    try {
-      assertFinished(run);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\nrequests: ${this.server.requests.slice(from).map((r) => `${r.kind}${r.lane ? `/${r.lane}` : ""}`).join(" ")}`);
-    }
+    const run = await this.scripted(options.script, () => runClaude(this.install, this.world, this.server, options), assertFinished);
     // Every aioson hook exits 0 in the harness's own log: a hook is never what breaks the agent.
     const failed = run.hooks.filter((hook) => /\baioson\b/.test(hook.command) && hook.status !== 0).map((hook) => `${hook.event}:${hook.query} [${hook.command}] → ${hook.status}`);
     expect(failed).toEqual([]);
     return run;
   }
 
-  /** `AIOSON_REAL_DEBUG=1`: what each request sent back (tool results) and which hooks ran, on stderr. */
-  #debug(run: ClaudeRun, from: number): void {
+  /** What each request sent back (tool results) and which hooks ran. */
+  protected override debug(run: ClaudeRun, from: number): void {
     for (const request of this.server.requests.slice(from)) {
       const results = lastToolResults(request.body).map((result) => `${result.isError ? "ERROR " : ""}${result.text.slice(0, 300).replaceAll("\n", " ")}`);
       console.error(`[request ${request.index} ${request.kind}${request.lane ? `/${request.lane}` : ""}] ${results.join(" | ") || anthropicWire.lastSentText(request.body).slice(0, 300).replaceAll("\n", " ")}`);
     }
     for (const hook of run.hooks) console.error(`[hook] ${hook.event}:${hook.query} → ${hook.status} (${hook.ms} ms) ${hook.command.slice(0, 80)}`);
     console.error(`[claude] exit ${run.result.code} in ${run.result.ms} ms; debug log ${run.debug.length} chars`);
-  }
-
-  /** The rows aioson stored, oldest first. */
-  events(where?: string, ...params: Array<string | number>) {
-    return events(this.project, where, ...params);
-  }
-
-  ndjson() {
-    return ndjsonLines(this.project);
-  }
-
-  stop(): void {
-    this.server.stop();
-    sweep();
-    cleanupWorlds();
   }
 }
 
@@ -113,14 +80,6 @@ export function ran(run: ClaudeRun, event: string, needle: string, query?: strin
   const found = run.hooks.filter((hook) => hook.event === event && hook.command.includes(needle) && (query === undefined || hook.query === query));
   expect({ event, query: query ?? "*", needle, runs: found.length > 0 }).toEqual({ event, query: query ?? "*", needle, runs: true });
   return found;
-}
-
-/** A step that answers `reply` and hands the request it answered to `seen` (to look at what the model was sent). */
-export function capture(seen: (request: LoggedRequest) => void, reply: Reply): Step {
-  return (request) => {
-    seen(request);
-    return reply;
-  };
 }
 
 /** The model requests (turns) whose content holds `text`. */

@@ -4,7 +4,8 @@
  * server, and the proofs: what aioson stored, what the model was sent, aioson's hook log.
  */
 import { join } from "node:path";
-import { HarnessBench } from "../lib/bench.ts";
+import { expect } from "bun:test";
+import { BenchWorld } from "../lib/bench.ts";
 import { assertCopilotFinished, COPILOT_COMPACT_PROMPT, runCopilot, type CopilotOptions, type CopilotRun } from "../lib/drivers/copilot.ts";
 import { ensureInstalled } from "../lib/install.ts";
 import { makeWorld } from "../lib/project.ts";
@@ -13,7 +14,7 @@ import { chatWire } from "../lib/wire/chat.ts";
 
 export type BenchOptions = { files?: Record<string, string>; git?: boolean; guards?: string[] };
 
-export class CopilotBench extends HarnessBench<CopilotRun> {
+export class CopilotBench extends BenchWorld<CopilotRun> {
   static async create(options: BenchOptions = {}): Promise<CopilotBench> {
     const server = new ModelServer(chatWire({ compactPrompt: COPILOT_COMPACT_PROMPT }), { turns: [] });
     const bench = new CopilotBench(ensureInstalled("copilot"), makeWorld({ files: options.files, git: options.git }), server);
@@ -26,9 +27,11 @@ export class CopilotBench extends HarnessBench<CopilotRun> {
   }
 
   async run(options: CopilotOptions & { script?: ScriptOptions }): Promise<CopilotRun> {
-    if (options.script) this.server.script(options.script);
-    const from = this.server.requests.length;
-    return this.finish(await runCopilot(this.install, this.world, this.server, options), from, assertCopilotFinished);
+    // No hook log of the harness's own says a hook failed: aioson's hook log must stay empty.
+    return this.scripted(options.script, () => runCopilot(this.install, this.world, this.server, options), (run) => {
+      assertCopilotFinished(run);
+      expect(this.hookLog()).toBe("");
+    });
   }
 }
 

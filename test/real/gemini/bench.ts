@@ -4,7 +4,8 @@
  * proofs: what aioson stored, what the model was sent, aioson's hook log.
  */
 import { join } from "node:path";
-import { HarnessBench } from "../lib/bench.ts";
+import { expect } from "bun:test";
+import { BenchWorld } from "../lib/bench.ts";
 import { assertGeminiFinished, geminiDir, runGemini, writeGeminiSettings, type GeminiOptions, type GeminiRun } from "../lib/drivers/gemini.ts";
 import { ensureInstalled } from "../lib/install.ts";
 import { makeWorld } from "../lib/project.ts";
@@ -13,7 +14,7 @@ import { geminiWire } from "../lib/wire/gemini.ts";
 
 export type BenchOptions = { files?: Record<string, string>; git?: boolean; guards?: string[]; userSettings?: string };
 
-export class GeminiBench extends HarnessBench<GeminiRun> {
+export class GeminiBench extends BenchWorld<GeminiRun> {
   static async create(options: BenchOptions = {}): Promise<GeminiBench> {
     const bench = new GeminiBench(ensureInstalled("gemini"), makeWorld({ files: options.files, git: options.git }), new ModelServer(geminiWire, { turns: [] }));
     writeGeminiSettings(bench.world, options.userSettings);
@@ -26,9 +27,11 @@ export class GeminiBench extends HarnessBench<GeminiRun> {
   }
 
   async run(options: GeminiOptions & { script?: ScriptOptions }): Promise<GeminiRun> {
-    if (options.script) this.server.script(options.script);
-    const from = this.server.requests.length;
-    return this.finish(await runGemini(this.install, this.world, this.server, options), from, assertGeminiFinished);
+    // No hook log of the harness's own says a hook failed: aioson's hook log must stay empty.
+    return this.scripted(options.script, () => runGemini(this.install, this.world, this.server, options), (run) => {
+      assertGeminiFinished(run);
+      expect(this.hookLog()).toBe("");
+    });
   }
 }
 

@@ -9,7 +9,7 @@
  *   `rename`; the loser deletes its copy and uses the winner's.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pin, platformKey, type Pin } from "./pins.ts";
@@ -30,7 +30,10 @@ export function cacheRoot(): string {
   return configured ? configured : join(homedir(), ".cache", "aioson-real");
 }
 
-function folderName(p: Pin): string {
+/** An exact npm package (a pin is one). */
+type Package = { package: string; version: string };
+
+function folderName(p: Package): string {
   return `${p.package.replace("/", "+")}@${p.version}`;
 }
 
@@ -63,7 +66,7 @@ function versionProblem(command: string[], version: string): string | null {
   }
 }
 
-function npmInstall(dir: string, p: Pin): void {
+function npmInstall(dir: string, p: Package): void {
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "aioson-real-harness", private: true }, null, 2)}\n`);
   const run = spawnSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${p.package}@${p.version}`], {
     cwd: dir,
@@ -77,16 +80,17 @@ function npmInstall(dir: string, p: Pin): void {
   }
 }
 
-/** The installed harness, installing it first when the cache does not hold a working copy. */
-export function ensureInstalled(harness: string, log: (line: string) => void = () => {}): InstalledHarness {
-  const p = pin(harness);
+/**
+ * The cache folder of one exact npm package, installed first when missing or when `problem` finds the cached copy
+ * unusable (`problem(dir)` is null for a good copy).
+ */
+function ensureCached(p: Package, problem: (dir: string) => string | null, log: (line: string) => void): string {
   const root = cacheRoot();
   const dir = join(root, folderName(p));
-  const installed = (at: string): InstalledHarness => ({ harness, version: p.version, dir: at, command: commandIn(at, harness, p) });
   if (existsSync(join(dir, ".complete"))) {
-    const problem = versionProblem(installed(dir).command, p.version);
-    if (!problem) return installed(dir);
-    log(`${harness}: cached copy unusable (${problem}); reinstalling`);
+    const found = problem(dir);
+    if (!found) return dir;
+    log(`${p.package}: cached copy unusable (${found}); reinstalling`);
     // Moved aside first (one rename), so a concurrent run never sees half a folder at the pinned path.
     const aside = join(root, `.broken-${folderName(p)}-${process.pid}-${Date.now()}`);
     renameSync(dir, aside);
@@ -95,10 +99,10 @@ export function ensureInstalled(harness: string, log: (line: string) => void = (
   mkdirSync(root, { recursive: true });
   const staging = mkdtempSync(join(root, `.tmp-${folderName(p)}-`));
   try {
-    log(`${harness}: npm install ${p.package}@${p.version} → ${dir}`);
+    log(`npm install ${p.package}@${p.version} → ${dir}`);
     npmInstall(staging, p);
-    const problem = versionProblem(installed(staging).command, p.version);
-    if (problem) throw new Error(`${harness} ${p.version}: ${problem}`);
+    const found = problem(staging);
+    if (found) throw new Error(`${p.package} ${p.version}: ${found}`);
     writeFileSync(join(staging, ".complete"), `${new Date().toISOString()}\n`);
     try {
       renameSync(staging, dir);
@@ -111,5 +115,29 @@ export function ensureInstalled(harness: string, log: (line: string) => void = (
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  return installed(dir);
+  return dir;
+}
+
+/** The installed harness, installing it first when the cache does not hold a working copy. */
+export function ensureInstalled(harness: string, log: (line: string) => void = () => {}): InstalledHarness {
+  const p = pin(harness);
+  const dir = ensureCached(p, (at) => versionProblem(commandIn(at, harness, p), p.version), log);
+  return { harness, version: p.version, dir, command: commandIn(dir, harness, p) };
+}
+
+/**
+ * A library a harness needs next to its config (OpenCode installs `@opencode-ai/plugin` into its plugin folders at
+ * startup): the cache folder whose `node_modules` holds exactly that version.
+ */
+export function ensurePackage(p: Package, log: (line: string) => void = () => {}): string {
+  return ensureCached(
+    p,
+    (dir) => {
+      const manifest = join(dir, "node_modules", ...p.package.split("/"), "package.json");
+      if (!existsSync(manifest)) return `${manifest} missing`;
+      const version: unknown = (JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown }).version;
+      return version === p.version ? null : `${manifest} holds ${String(version)}`;
+    },
+    log,
+  );
 }

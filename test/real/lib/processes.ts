@@ -93,25 +93,36 @@ export type RunOptions = {
   stdin?: string;
 };
 
-/** Starts `command` in its own process group with the run token, waits for it, kills its group afterwards. */
-export function runTracked(command: readonly string[], options: RunOptions): Promise<RunResult> {
+/** A tracked process still running: its output so far, a way to signal it, and its end. */
+export type Tracked = {
+  pid: number | undefined;
+  /** What it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Sends a signal to the process itself (not its group). */
+  signal(name: NodeJS.Signals): void;
+  done: Promise<RunResult>;
+};
+
+/** Starts `command` in its own process group with the run token; its group is killed once it has ended. */
+export function startTracked(command: readonly string[], options: RunOptions): Tracked {
   installHandlers();
   const [file, ...args] = command as [string, ...string[]];
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: { ...options.env, [TOKEN_VARIABLE]: RUN_TOKEN },
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    if (child.pid !== undefined) groups.add(child.pid);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin ?? "");
+  const child = spawn(file, args, {
+    cwd: options.cwd,
+    env: { ...options.env, [TOKEN_VARIABLE]: RUN_TOKEN },
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  if (child.pid !== undefined) groups.add(child.pid);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  child.stdin.on("error", () => {});
+  child.stdin.end(options.stdin ?? "");
+  const done = new Promise<RunResult>((resolve, reject) => {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -131,4 +142,36 @@ export function runTracked(command: readonly string[], options: RunOptions): Pro
       resolve({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut, ms: Date.now() - started });
     });
   });
+  return {
+    pid: child.pid,
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => Buffer.concat(err).toString("utf8"),
+    signal: (name) => {
+      try {
+        child.kill(name);
+      } catch {
+        // gone already
+      }
+    },
+    done,
+  };
+}
+
+/** Starts `command` in its own process group with the run token, waits for it, kills its group afterwards. */
+export function runTracked(command: readonly string[], options: RunOptions): Promise<RunResult> {
+  return startTracked(command, options).done;
+}
+
+/** The JSON objects a harness printed one per line (`stream-json`, `--format json`); a line cut by a kill is skipped. */
+export function jsonLines(stdout: string): Array<Record<string, unknown>> {
+  const lines: Array<Record<string, unknown>> = [];
+  for (const line of stdout.split("\n")) {
+    if (!line.trim().startsWith("{")) continue;
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // a partial line at a kill
+    }
+  }
+  return lines;
 }

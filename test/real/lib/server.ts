@@ -61,6 +61,14 @@ export type Wire = {
   firstSentText(body: unknown): string;
 };
 
+/** A step that answers `reply` and hands the request it answered to `seen` (to look at what the model was sent). */
+export function capture(seen: (request: LoggedRequest) => void, reply: Reply): Step {
+  return (request) => {
+    seen(request);
+    return reply;
+  };
+}
+
 /**
  * A conversation of its own (a sub-agent): requests the predicate claims take this lane's steps, so concurrent
  * conversations never take each other's replies.

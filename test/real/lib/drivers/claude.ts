@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InstalledHarness } from "../install.ts";
-import { runTracked, type RunResult } from "../processes.ts";
+import { jsonLines, runTracked, type RunResult } from "../processes.ts";
 import { baseEnv, type World } from "../project.ts";
 import type { ModelServer } from "../server.ts";
 
@@ -76,19 +76,6 @@ export function parseHookRuns(debug: string): HookRun[] {
   return runs;
 }
 
-function parseLines(stdout: string): Array<Record<string, unknown>> {
-  const lines: Array<Record<string, unknown>> = [];
-  for (const line of stdout.split("\n")) {
-    if (!line.trim().startsWith("{")) continue;
-    try {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // a partial line at a kill
-    }
-  }
-  return lines;
-}
-
 let runs = 0;
 
 export async function runClaude(install: InstalledHarness, world: World, server: ModelServer, options: ClaudeOptions): Promise<ClaudeRun> {
@@ -115,7 +102,7 @@ export async function runClaude(install: InstalledHarness, world: World, server:
     timeoutMs: options.timeoutMs ?? 300_000,
   });
   const debug = existsSync(debugFile) ? readFileSync(debugFile, "utf8") : "";
-  const lines = parseLines(result.stdout);
+  const lines = jsonLines(result.stdout);
   const init = lines.find((line) => line.type === "system" && line.subtype === "init");
   const sessionId = typeof init?.session_id === "string" ? init.session_id : (options.resume ?? "");
   return { result, lines, sessionId, debug, hooks: parseHookRuns(debug) };
