@@ -10,6 +10,8 @@ import { parseHookRuns } from "./real/lib/drivers/claude.ts";
 import { pins } from "./real/lib/pins.ts";
 import { ModelServer } from "./real/lib/server.ts";
 import { anthropicWire, lastToolResults } from "./real/lib/wire/anthropic.ts";
+import { opencodeWire } from "./real/lib/drivers/opencode.ts";
+import { lastToolResults as lastChatToolResults, offeredTools, systemMessages } from "./real/lib/wire/chat.ts";
 import { REPO_ROOT } from "./helpers.ts";
 
 function files(dir: string): string[] {
@@ -62,6 +64,49 @@ describe("the real-harness bench", () => {
       expect(server.requests.map((request) => request.kind)).toEqual(["turn", "side"]);
       expect(server.sentContaining("go").length).toBe(1);
       expect(lastToolResults(server.requests[0]?.body)).toEqual([{ id: "toolu_0", text: "ok", isError: false }]);
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("the scripted Chat Completions server (OpenCode's wire): streamed text and tool calls, usage, titles and summaries told apart", async () => {
+    const server = new ModelServer(opencodeWire, {
+      turns: [{ text: "Writing.", tools: [{ id: "call_1", name: "write", input: { filePath: "a.ts", content: "x" } }], inputTokens: 150_000 }],
+      compactions: [{ text: "SUMMARY" }],
+    });
+    try {
+      const post = (body: unknown) => fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+      const turn = {
+        model: "bench-model",
+        stream: true,
+        tools: [{ type: "function", function: { name: "write", parameters: {} } }],
+        messages: [
+          { role: "system", content: "You are opencode" },
+          { role: "system", content: "[AIOSON checkpoint] extra" },
+          { role: "user", content: [{ type: "text", text: "go" }] },
+          { role: "assistant", content: "", tool_calls: [{ id: "call_0", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
+          { role: "tool", tool_call_id: "call_0", content: "a.ts" },
+        ],
+      };
+      const lines = (await (await post(turn)).text()).split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6));
+      expect(lines.at(-1)).toBe("[DONE]");
+      const chunks = lines.slice(0, -1).map((line) => JSON.parse(line) as { object: string; choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>; usage?: Record<string, number> });
+      expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
+      expect(chunks.map((chunk) => Object.keys(chunk.choices[0]?.delta ?? {}).join("+") || (chunk.usage ? "usage" : chunk.choices[0]?.finish_reason))).toEqual(["role+content", "content", "tool_calls", "tool_calls", "usage"]);
+      expect(chunks[2]?.choices[0]?.delta).toEqual({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "write", arguments: '{"filePath":"a.ts","content":"x"}' } }] });
+      expect(chunks[4]?.usage).toEqual({ prompt_tokens: 150_000, completion_tokens: 40, total_tokens: 150_040 });
+      const title = (await (await post({ model: "m", messages: [{ role: "system", content: "You are a title generator. You output ONLY a thread title." }, { role: "user", content: "go" }] })).json()) as { choices: Array<{ message: { content: string } }> };
+      expect(title.choices[0]?.message.content).toBe("Bench session");
+      const summary = await (await post({ model: "m", stream: true, messages: [{ role: "system", content: "You are a context summarization agent." }, { role: "user", content: "Here is the conversation so far:" }] })).text();
+      expect(summary).toContain('"content":"SUMMARY"');
+      expect(server.requests.map((request) => request.kind)).toEqual(["turn", "side", "compact"]);
+      const body = server.requests[0]?.body;
+      expect(lastChatToolResults(body)).toEqual([{ id: "call_0", text: "a.ts" }]);
+      expect(offeredTools(body)).toEqual(["write"]);
+      expect(systemMessages(body)).toEqual(["You are opencode", "[AIOSON checkpoint] extra"]);
+      expect(opencodeWire.lastSentText(body)).toBe("a.ts");
+      expect(opencodeWire.firstSentText(body)).toBe("go");
+      expect(server.sentContaining('bash {"command":"ls"}').length).toBe(1);
     } finally {
       server.stop();
     }

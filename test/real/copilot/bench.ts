@@ -16,7 +16,7 @@ export type BenchOptions = { files?: Record<string, string>; git?: boolean; guar
 
 export class CopilotBench extends BenchWorld<CopilotRun> {
   static async create(options: BenchOptions = {}): Promise<CopilotBench> {
-    const server = new ModelServer(chatWire({ compactPrompt: COPILOT_COMPACT_PROMPT }), { turns: [] });
+    const server = new ModelServer(chatWire({ compaction: COPILOT_COMPACT_PROMPT }), { turns: [] });
     const bench = new CopilotBench(ensureInstalled("copilot"), makeWorld({ files: options.files, git: options.git }), server);
     await bench.installHooks("copilot", "GitHub Copilot (VS Code, Copilot CLI)", options.guards);
     return bench;
