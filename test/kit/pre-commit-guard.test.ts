@@ -3,81 +3,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, tempDir, tempProject } from "../helpers.ts";
 import { permissionOf, reasonOf, runGuard } from "./helpers.ts";
+import { CASES } from "./pre-commit-corpus.ts";
 
 afterAll(cleanupTemp);
 
 function bash(command: string) {
   return { session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } };
 }
-
-type Case = [label: string, command: string, expected: "allow" | "deny" | "ask" | null];
-
-const CASES: Case[] = [
-  ["valid feat", 'git commit -m "feat: add login"', "allow"],
-  ["not conventional", 'git commit -m "added stuff"', "deny"],
-  ["no message opens an editor", "git commit", "deny"],
-  ["-am cluster with scope", 'git commit -am "fix(cart): handle empty cart"', "allow"],
-  ["single quotes", "git commit -m 'docs: update README'", "allow"],
-  ["--message=", 'git commit --message="chore: bump deps"', "allow"],
-  ["--message value with breaking bang", 'git commit --message "refactor!: drop v1 api"', "allow"],
-  ["scope and bang", 'git commit -m "feat(api)!: remove endpoint"', "allow"],
-  ["capitalised type", 'git commit -m "Feat: capital"', "deny"],
-  ["no space after colon", 'git commit -m "feat:missing space"', "deny"],
-  ["unknown type", 'git commit -m "feature: nope"', "deny"],
-  ["empty message", 'git commit -m ""', "deny"],
-  ["push asks", "git push", "ask"],
-  ["force push asks", "git push origin main --force", "ask"],
-  ["tag asks", "git tag v1.0.0", "ask"],
-  ["not git", "ls -la", null],
-  ["other git command", "git status", null],
-  ["git in a pipe", "git log --oneline | head -5", null],
-  ["add && commit", 'git add . && git commit -m "feat: x"', "allow"],
-  ["commit then push: ask wins over allow", 'git add . && git commit -m "feat: x" && git push', "ask"],
-  ["two commits, one bad: deny", 'git commit -m "feat: x"; git commit -m "bad"', "deny"],
-  ["deny beats ask across ||", 'git commit -m "wip" || git push', "deny"],
-  ["push && good commit", 'git push && git commit -m "fix: y"', "ask"],
-  ["git text inside an echo argument", 'echo "git commit -m bad"', null],
-  ["-C dir", 'git -C ../other commit -m "test: add cases"', "allow"],
-  ["-C dir, bad message", 'git -C sub commit -m "oops"', "deny"],
-  ["-c k=v before commit", 'git -c user.name=bot commit -m "ci: fix pipeline"', "allow"],
-  ["-c k=v, no message", "git -c core.editor=true commit", "deny"],
-  ["--amend --no-edit keeps the message", "git commit --amend --no-edit", "allow"],
-  ["--amend alone opens an editor", "git commit --amend", "deny"],
-  ["--amend with a good message", 'git commit --amend -m "fix: typo"', "allow"],
-  ["--amend with a bad message", 'git commit --amend -m "typo"', "deny"],
-  ["heredoc message (cat <<EOF)", "git commit -m \"$(cat <<'EOF'\nfeat: heredoc message\n\nBody line\nEOF\n)\"", "allow"],
-  ["heredoc message, not conventional", "git commit -m \"$(cat <<'EOF'\nAdded things\nEOF\n)\"", "deny"],
-  ["-F - with a heredoc", "git commit -F - <<EOF\nperf: faster startup\nEOF", "allow"],
-  ["message from a variable", 'git commit -m "$MSG"', "deny"],
-  ["env assignment prefix", 'GIT_AUTHOR_NAME=x git commit -m "style: fmt"', "allow"],
-  ["sudo push", "sudo git push", "ask"],
-  ["absolute git path", '/usr/bin/git commit -m "nope"', "deny"],
-  ["nested bash -c", "bash -c 'git commit -m \"bad message\"'", "deny"],
-  ["cd && annotated tag", 'cd repo && git tag -a v2 -m "release"', "ask"],
-  ["revert type", 'git commit -m "revert: undo x"', "allow"],
-  ["build with scope", 'git commit -m "build(deps): bump"', "allow"],
-  ["subject then body -m", 'git commit -m "fix: a" -m "body paragraph"', "allow"],
-  ["subject is the first -m", 'git commit -m "bad" -m "feat: second paragraph"', "deny"],
-  ["attached -m value", "git commit -mfeat:x", "deny"],
-  ["--fixup", "git commit --fixup=HEAD~1", "allow"],
-  ["--dry-run commits nothing", "git commit --dry-run", "allow"],
-  ["subshell", '(cd sub && git commit -m "test: in subshell")', "allow"],
-  ["comment hides push", 'git commit -m "feat: x" # then git push', "allow"],
-  ["newline separates commands", 'git status\ngit commit -m "bad"', "deny"],
-  ["push inside a grep pattern", 'git log --grep="git push"', null],
-  ["commit piped to tee", 'git commit -m "chore: x" | tee log.txt', "allow"],
-  ["stash, pull, push", "git stash && git pull --rebase && git push", "ask"],
-  ["message from echo substitution", "git commit -m \"$(echo 'fix: via echo')\"", "allow"],
-  ["unquoted words after -m", "git commit -m feat: unquoted", "deny"],
-  ["alias defined with -c", 'git -c alias.ci=commit ci -m "bad"', "deny"],
-  ["ANSI-C quoted message", "git commit -m $'feat: ansi\\nbody'", "allow"],
-  ["tag listing still asks", "git tag", "ask"],
-  ["commit, tag, push --tags", 'git commit -m "fix: ok" && git tag v1 && git push --tags', "ask"],
-  ["tests then commit", 'npm test && git commit -m "test: add"', "allow"],
-  ["reuse message with -C", "git commit -C HEAD", "allow"],
-  ["background & separator", 'sleep 1 & git commit -m "nope"', "deny"],
-  ["redirections around commit", 'git commit -m "docs: x" > out.log 2>&1', "allow"],
-];
 
 describe("guard:pre-commit-guard (Claude Code payloads)", () => {
   test.each(CASES)("%s", (_label, command, expected) => {

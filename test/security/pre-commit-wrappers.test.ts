@@ -7,54 +7,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { cleanupTemp, tempDir } from "../helpers.ts";
 import { permissionOf, reasonOf, runGuard } from "../kit/helpers.ts";
+import { SILENT, WRAPPED_COMMITS, WRAPPED_PUSHES } from "../kit/pre-commit-corpus.ts";
 
 afterAll(cleanupTemp);
 
 function bash(command: string, extra: Record<string, unknown> = {}) {
   return { session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, ...extra };
 }
-
-/** Pushes hidden behind a wrapper, a nested script, an alias or a subcommand known only at run time. */
-const WRAPPED_PUSHES: readonly string[] = [
-  "timeout 5 git push",
-  "timeout -s KILL --preserve-status 30s git push origin main",
-  "nice -n 10 git push",
-  "nohup git push > /dev/null 2>&1 &",
-  "env -i HOME=/tmp git push",
-  "env -S 'git push'",
-  "command git push",
-  "time -p git push",
-  "xargs git push",
-  "echo push | xargs git",
-  "printf 'origin\\n' | xargs -I{} git push {} main",
-  "find . -maxdepth 0 -exec git push \\;",
-  "find . -maxdepth 0 -execdir git push {} +",
-  "sh -c 'git push'",
-  "bash -lc \"cd repo && git push\"",
-  "sudo -u deploy git push",
-  "exec git push",
-  "stdbuf -oL git push",
-  "ionice -c2 -n7 git push",
-  "chrt -f 10 git push",
-  "taskset -c 0 git push",
-  "setsid git push",
-  "flock /tmp/push.lock git push",
-  "flock /tmp/push.lock -c 'git push'",
-  "su deploy -c 'git push'",
-  "watch -n 60 git push",
-  "eval 'git push'",
-  "bash <<'EOF'\ngit push\nEOF",
-  "alias ship='git push'; ship",
-  "git config alias.ship push && git ship",
-  "git -c alias.ship=push ship",
-  "git submodule foreach 'git push'",
-  "a=push; git $a",
-  'git "$(cat subcommand.txt)"',
-  '"$GIT" push',
-  "$(command -v git) push origin main",
-  "cmd /c git push",
-  'pwsh -NoProfile -Command "git push"',
-];
 
 describe("wrapped pushes ask (Claude Code)", () => {
   test.each(WRAPPED_PUSHES)("%s", (command) => {
@@ -65,27 +24,13 @@ describe("wrapped pushes ask (Claude Code)", () => {
 });
 
 describe("wrapped commits are judged like plain ones", () => {
-  test.each([
-    ["timeout 5 git commit -m 'added stuff'", "deny"],
-    ["xargs -0 git commit -m 'feat: via xargs'", "allow"],
-    ["sudo bash -c 'git commit -m \"fix: nested\"'", "allow"],
-    ["find . -maxdepth 0 -exec git commit -m 'wip' \\;", "deny"],
-  ] as const)("%s → %s", (command, expected) => {
+  test.each(WRAPPED_COMMITS)("%s → %s", (command, expected) => {
     expect(permissionOf(runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] }))).toBe(expected);
   });
 });
 
 describe("what cannot run git stays silent", () => {
-  test.each([
-    "timeout 5 npm test",
-    "xargs rm -f",
-    "find . -name '*.log' -exec rm {} +",
-    "echo git push",
-    "command -v git",
-    'eval "$(ssh-agent -s)"',
-    "$EDITOR notes.md",
-    "git status",
-  ])("%s", (command) => {
+  test.each(SILENT)("%s", (command) => {
     const run = runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
