@@ -338,9 +338,10 @@ const GUARD_BLOCK = String.raw`
   };
   // lesson-injector's answer stays in the system prompt for the session until its next user message.
   const lessons = new Map();
-  // Whether pre-commit-guard could judge a command line at all (a superset of aioson's mayRunGit), so that npm test,
-  // ls and the like spawn nothing: it names git once quotes, backslashes and $ are taken out (g"i"t, g\it, $'git',
-  // line continuations), or a variable or substitution may stand for the program of a judged subcommand ($G commit).
+  // Whether pre-commit-guard could judge a command line at all — a superset of aioson's mayRunGit, held to it over the
+  // guard's own test corpus — so that npm test, ls and the like spawn nothing: it names git once quotes, backslashes
+  // and $ are taken out (g"i"t, g\it, $'git', line continuations), or a variable or substitution may stand for the
+  // program of a judged subcommand ($G commit).
   const mayRunGit = (line) => {
     const bare = line.replace(/\\\r?\n/g, "").replace(/[\\'"$]/g, "");
     if (/git/i.test(bare)) return true;
