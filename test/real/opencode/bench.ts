@@ -53,7 +53,7 @@ export class OpencodeBench extends BenchWorld<OpencodeRun> {
   }
 
   /** aioson as a person runs it in this world (the XDG folders OpenCode uses). */
-  aioson(args: readonly string[], stdin?: string): Promise<RunResult> {
+  override aioson(args: readonly string[], stdin?: string): Promise<RunResult> {
     return aioson(this.world, args, { env: opencodeEnv(this.world), stdin });
   }
 
@@ -67,7 +67,7 @@ export class OpencodeBench extends BenchWorld<OpencodeRun> {
   }
 
   /** What each request sent last, and how the run ended. */
-  protected debug(run: OpencodeRun, from: number): void {
+  protected override debug(run: OpencodeRun, from: number): void {
     for (const request of this.server.requests.slice(from)) {
       console.error(`[request ${request.index} ${request.kind}${request.lane ? `/${request.lane}` : ""}] ${opencodeWire.lastSentText(request.body).slice(0, 300).replaceAll("\n", " ")}`);
     }
@@ -94,10 +94,6 @@ export class OpencodeBench extends BenchWorld<OpencodeRun> {
     return { env: { AIOSON_BIN: script }, calls };
   }
 
-  hookLog(): string {
-    const path = join(this.project, ".aioson", "runtime", "hooks.log");
-    return existsSync(path) ? readFileSync(path, "utf8") : "";
-  }
 }
 
 /** The tool result OpenCode sent for a tool call id (what the model read back), from any request. */
