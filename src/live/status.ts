@@ -113,6 +113,16 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
+/**
+ * Spec 11: the state's last events; the store's newest `limit` when the state keeps fewer than that (it keeps 10,
+ * `--limit` goes to 20) or has none, so the list never holds fewer events than the store could show.
+ */
+function recentEvents(db: Database, run: RunRow | null, stateEvents: readonly LastEvent[], limit: number): LastEvent[] {
+  if (!run || stateEvents.length >= limit) return [...stateEvents];
+  const stored = dbEvents(db, run.run_key, limit);
+  return stored.length > stateEvents.length ? stored : [...stateEvents];
+}
+
 export function liveSnapshot(db: Database, root: string, dbPath: string, agent: string | null, limit: number): LiveSnapshot {
   const pointer = agent ? readPointer(root, agent) : null;
   let state = agent ? (pointer?.sessionKey ? readState(root, pointer.sessionKey) : null) : (listStates(root)[0] ?? null);
@@ -144,7 +154,7 @@ export function liveSnapshot(db: Database, root: string, dbPath: string, agent: 
     run,
     task,
     stats: state ? { ...state.stats } : dbStats(db, run, task),
-    recentEvents: stateEvents.length > 0 ? stateEvents : run ? dbEvents(db, run.run_key, limit) : [],
+    recentEvents: recentEvents(db, run, stateEvents, limit),
     guardEvents: run ? runGuardEvents(db, run.run_key, limit) : [],
     contextEstimated: latestTokenCount(db, run),
     warning: proc === "dead" && phase === "active" ? DEAD_PROCESS_WARNING : null,

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanupTemp, rows, tempDir, tempProject, testEnv } from "../helpers.ts";
+import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
 import { emit, events, liveDirOf } from "./helpers.ts";
 
 afterAll(cleanupTemp);
@@ -58,6 +58,42 @@ describe("hooks:emit — concurrency", () => {
     expect(all.every((row) => row.run_key === runs[0]?.run_key)).toBe(true);
     expect(all.filter((row) => row.event_type === "session_started")).toHaveLength(1);
     expect(rawLines(project, all[0]?.session_key ?? "")).toHaveLength(33);
+  }, 60_000);
+});
+
+describe("hooks:emit — live:status under parallel writers (issue 13)", () => {
+  type Status = { stats: { events_total: number; events_by_type: Record<string, number> }; recentEvents: { ts: string; type: string; summary: string }[] };
+
+  for (const writers of [12, 32]) {
+    test(`${writers} parallel emits into one session: live:status counts and lists every one the store holds`, async () => {
+      const project = tempProject();
+      const home = tempDir();
+      // The session exists first (as after a session's first hook), then every writer folds into the same state.json.
+      expect((await spawnEmit(project, home, writePayload("first.ts")).exited)).toBe(0);
+      const codes = await Promise.all(Array.from({ length: writers }, (_, i) => spawnEmit(project, home, writePayload(`par${i}.ts`)).exited));
+      expect(codes.every((code) => code === 0)).toBe(true);
+      const stored = events(project);
+      expect(stored).toHaveLength(writers + 2);
+      const status = runAioson(["live:status", project, "--agent=dev", "--json", "--limit=20"]).json as Status;
+      expect(status.stats.events_total).toBe(stored.length);
+      expect(status.stats.events_by_type).toEqual({ session_started: 1, artifact: writers + 1 });
+      // The newest events, exactly as the store has them, oldest first.
+      const newest = stored.slice(-20).map((row) => row.message);
+      expect(status.recentEvents.map((event) => event.summary)).toEqual(newest);
+      // Without --limit: the state's ten newest.
+      const plain = runAioson(["live:status", project, "--agent=dev", "--json"]).json as Status;
+      expect(plain.recentEvents.map((event) => event.summary)).toEqual(stored.slice(-10).map((row) => row.message));
+    }, 120_000);
+  }
+
+  test("cold start: 12 parallel first emits create one session whose state.json holds all of them", async () => {
+    const project = tempProject();
+    const home = tempDir();
+    const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => spawnEmit(project, home, writePayload(`cold${i}.ts`)).exited));
+    expect(codes.every((code) => code === 0)).toBe(true);
+    const status = runAioson(["live:status", project, "--agent=dev", "--json"]).json as Status;
+    expect(status.stats.events_total).toBe(13);
+    expect(status.stats.events_by_type).toEqual({ session_started: 1, artifact: 12 });
   }, 60_000);
 });
 
