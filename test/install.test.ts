@@ -213,14 +213,18 @@ describe("hooks:install merge and write rules", () => {
     expect(readdirSync(join(m.home, "claude"))).toEqual(["settings.json"]);
   });
 
-  test("Codex entries follow spec 9.6 (99)", () => {
+  test("Codex entries follow spec 9.6 as corrected by the real Codex 0.169 (99)", () => {
     const m = machine();
     m.run(["hooks:install", "--tool=codex"]);
     const hooks = parse(m.codex).hooks;
     for (const [event, entries] of Object.entries(hooks) as [string, Json[]][]) {
       const handler = entries[0]!.hooks[0];
-      expect(handler.async === true).toBe(["PostToolUse", "UserPromptSubmit", "Stop"].includes(event));
+      // Synchronous everywhere (real-harnesses §2: `codex exec` kills async hooks still running at exit).
+      expect(handler.async).toBeUndefined();
+      expect(handler.commandWindows).toStartWith("cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& aioson ");
       expect(handler.commandWindows).toEndWith("2>nul & exit /b 0");
+      expect(handler.commandWindows).not.toContain('"');
+      expect(event).toBeString();
     }
     expect(hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
     expect(hooks.SessionStart[0].hooks[0].statusMessage).toBe("AIOSON: restoring the session checkpoint");

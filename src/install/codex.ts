@@ -1,5 +1,11 @@
-/** Codex entries (spec 9.6): timeouts in seconds, async telemetry, a `commandWindows` form on every handler. */
-import { posixCommand, windowsCommand, type CommandKind } from "./commands.ts";
+/**
+ * Codex entries (spec 9.6 as corrected by real-harnesses §2): timeouts in seconds, a `commandWindows` form on every
+ * handler, and every handler synchronous. `codex exec` kills the `async: true` handlers still running when it exits,
+ * about 30 ms after the last synchronous hook: a probe hook sleeping 0.3 s on UserPromptSubmit, PostToolUse and
+ * Stop never finished in a short `codex exec` session, so an async Stop lost the agent's last message and an async
+ * PostToolUse the session's last tool call. A synchronous aioson hook costs about 10 ms of the agent's time.
+ */
+import { codexWindowsCommand, posixCommand, type CommandKind } from "./commands.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
 export const CODEX_LABEL = "Codex";
@@ -10,12 +16,12 @@ export const CODEX_TRUST_LINE =
 export function codexHandlers(options: GenerateOptions): HandlerSpec[] {
   const both = (kind: CommandKind) => ({
     command: posixCommand(kind, options.agent, "codex"),
-    commandWindows: windowsCommand(kind, options.agent, "codex"),
+    commandWindows: codexWindowsCommand(kind, options.agent),
   });
   const specs: HandlerSpec[] = [
-    { event: "PostToolUse", matcher: "apply_patch|Bash|update_plan", timeout: 30, async: true, ...both("telemetry") },
-    { event: "UserPromptSubmit", timeout: 30, async: true, ...both("telemetry") },
-    { event: "Stop", timeout: 30, async: true, ...both("telemetry") },
+    { event: "PostToolUse", matcher: "apply_patch|Bash|update_plan", timeout: 30, ...both("telemetry") },
+    { event: "UserPromptSubmit", timeout: 30, ...both("telemetry") },
+    { event: "Stop", timeout: 30, ...both("telemetry") },
     { event: "PreCompact", timeout: 30, ...both("telemetry") },
     { event: "SessionStart", matcher: "compact", timeout: 30, statusMessage: "AIOSON: restoring the session checkpoint", ...both("checkpoint") },
     { event: "SessionEnd", timeout: 3, ...both("sessionEnd") },

@@ -1,6 +1,7 @@
 /**
- * The command strings of spec 9.4: POSIX `command` (single-quoted values, run by `sh -c` / Git Bash)
- * and the Windows `commandWindows` (run by `cmd.exe /C`, where `"$PWD"` and `|| true` do not exist).
+ * The command strings of spec 9.4: POSIX `command` (single-quoted values, run by `sh -c` / Git Bash), the cmd.exe
+ * line (where `"$PWD"` and `|| true` do not exist), Codex's `commandWindows`, which carries that line to cmd.exe
+ * through PowerShell, and the one line Gemini CLI runs in bash and PowerShell alike.
  */
 
 /** POSIX single-quoting; `'` becomes `'\''`. Agent ids are validated before they get here, this is belt and braces. */
@@ -44,7 +45,10 @@ export function bareWord(value: string): string {
   return value;
 }
 
-/** Windows command (Codex `commandWindows`): `.` is the cwd, from which the binary walks up to the root. */
+/**
+ * The cmd.exe line (Copilot's `windows`, the inside of Codex's `commandWindows`): `.` is the cwd, from which the
+ * binary walks up to the root; `2>nul & exit /b 0` keeps a missing or failing aioson from becoming "hook failed".
+ */
 export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string, tool = "claude"): string {
   return `aioson ${commandArgs(kind, ".", bareWord(rawAgent), bareWord(rawSource), bareWord(tool))} ${WINDOWS_TAIL}`;
 }
@@ -77,13 +81,41 @@ export function geminiLine(args: string, binary = "aioson"): string {
 }
 
 /**
- * Spec 9.9: a handler is ours when a command string, trimmed, starts with `aioson <one of our subcommands>`.
- * `guard:*` is included so that uninstall also removes the optional guard hooks (`--with=`).
+ * What Codex's `commandWindows` puts before the cmd.exe line. Codex 0.169 runs a hook command through the session's
+ * shell: `pwsh`, else `powershell`, as `<shell> -NoProfile -Command <line>`, and `cmd.exe /c <line>` only when
+ * neither is on PATH (codex-rs core: `default_user_shell()` → `derive_exec_args(.., use_login_shell=false)` gives
+ * the hooks' shell program and arguments; hooks `command_runner.rs` appends the line). There a cmd.exe line breaks:
+ * in Windows PowerShell 5.1 a bare `&` is a parse error, in pwsh 7 it starts a background job, and `2>nul` is a
+ * file. So the line starts `cmd --% /d /c`: both PowerShells stop parsing at `--%` and hand the rest of the line,
+ * as it is, to cmd.exe (PowerShell itself never runs a program from the current folder); when cmd.exe reads the
+ * line instead, it skips the `--%` word while it looks for its switches, and `&`, `2>nul` mean the same to both
+ * cmd.exe levels. The line has no double quote: Codex's cmd.exe fallback passes it through Rust's argument
+ * quoting, which turns every `"` into `\"`, and cmd.exe reads that backslash as part of the command. Inside, cmd.exe
+ * is told to stop looking for programs in the session folder (NoDefaultCurrentDirectoryInExePath: cmd.exe searches
+ * `.;%PATH%` otherwise, and a repository may hold an `aioson.bat`) before it starts aioson.
+ */
+export const CODEX_WINDOWS_PREFIX = "cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& ";
+
+/** Codex's `commandWindows` for one of our handler purposes: the cmd.exe line behind CODEX_WINDOWS_PREFIX. */
+export function codexWindowsCommand(kind: CommandKind, agent: string): string {
+  return `${CODEX_WINDOWS_PREFIX}${windowsCommand(kind, agent, "codex")}`;
+}
+
+/** The cmd.exe line inside a Codex `commandWindows` (the string itself when it has no such prefix). */
+export function unwrapCodexWindows(command: string): string {
+  const trimmed = command.trim();
+  return trimmed.startsWith(CODEX_WINDOWS_PREFIX) ? trimmed.slice(CODEX_WINDOWS_PREFIX.length) : trimmed;
+}
+
+/**
+ * Spec 9.9: a handler is ours when a command string, trimmed (a Codex `commandWindows` unwrapped), starts with
+ * `aioson <one of our subcommands>`. `guard:*` is included so that uninstall also removes the optional guard hooks
+ * (`--with=`).
  */
 const OURS = /^aioson\s+(hooks:emit|hooks:recap|context:guard|agent:done|live:start|guard:[a-z0-9-]+)(\s|$)/;
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === "string" && OURS.test(command.trim());
+  return typeof command === "string" && OURS.test(unwrapCodexWindows(command));
 }
 
 const AGENT_FLAG = /(?:^|\s)--agent=(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))/;
@@ -98,6 +130,6 @@ export function agentOfCommand(command: string): string | null {
 
 /** The subcommand (`hooks:emit`, `context:guard`…) of one of our command strings. */
 export function subcommandOf(command: string): string | null {
-  const match = OURS.exec(command.trim());
+  const match = OURS.exec(unwrapCodexWindows(command));
   return match ? (match[1] ?? null) : null;
 }

@@ -16,7 +16,7 @@ import { codexHandlers } from "./codex.ts";
 import { copilotHandlers } from "./copilot.ts";
 import { geminiEnv, geminiPayload, geminiShell, geminiSwitchIssues } from "./doctor-gemini.ts";
 import { geminiHandlers } from "./gemini.ts";
-import { isOurCommand, subcommandOf } from "./commands.ts";
+import { isOurCommand, subcommandOf, unwrapCodexWindows } from "./commands.ts";
 import { keptGuardSpecs } from "./guards.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
@@ -214,20 +214,30 @@ function countEvents(project: string): number {
   }
 }
 
+/** A harness's shell for one handler: the argv, and whether the last argument is already quoted for cmd.exe. */
+type Shell = { argv: string[]; verbatim: boolean };
+
 /**
- * The harness's shell: POSIX `sh -c`; on Windows `cmd.exe /d /s /c` for a `commandWindows` (Codex), and Git Bash for a
- * POSIX-only command (Claude Code runs hooks through Git Bash on Windows).
+ * The harness's shell: POSIX `sh -c`. On Windows, Codex's handlers the way Codex 0.169 runs hooks (`pwsh`, else `powershell`,
+ * `-NoProfile -Command <commandWindows>`; `cmd.exe /c` when neither is on PATH, see CODEX_WINDOWS_PREFIX); a Copilot
+ * `windows` line through `cmd.exe /d /s /c` (VS Code's `spawn(…, {shell: true})`); Git Bash for a POSIX-only command
+ * (Claude Code runs hooks through Git Bash on Windows).
  */
-function harnessShell(command: string, commandWindows: string | undefined, env: paths.Env): string[] {
-  if (process.platform !== "win32") return ["/bin/sh", "-c", command];
-  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: absoluteEntries(env.PATH ?? env.Path).join(delimiter) }) : null;
-  if (bash) return [bash, "-c", command];
-  return [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`];
+function harnessShell(tool: string, command: string, commandWindows: string | undefined, env: paths.Env): Shell {
+  if (process.platform !== "win32") return { argv: ["/bin/sh", "-c", command], verbatim: false };
+  const path = absoluteEntries(env.PATH ?? env.Path).join(delimiter);
+  if (tool === "codex" && commandWindows !== undefined) {
+    const powershell = Bun.which("pwsh", { PATH: path }) ?? Bun.which("powershell", { PATH: path });
+    return { argv: powershell ? [powershell, "-NoProfile", "-Command", commandWindows] : ["cmd.exe", "/c", commandWindows], verbatim: false };
+  }
+  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: path }) : null;
+  if (bash) return { argv: [bash, "-c", command], verbatim: false };
+  return { argv: [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`], verbatim: true };
 }
 
-/** The handler without its error-silencing tail, as a person would type it in the same shell. */
+/** The handler without its error-silencing tail, as a person would type it in cmd.exe or a POSIX shell. */
 function byHand(command: string, commandWindows: string | undefined): string {
-  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${commandWindows.replace(/ 2>nul & exit \/b 0$/, "")}`;
+  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${unwrapCodexWindows(commandWindows).replace(/ (2>nul )?& exit \/b 0$/, "")}`;
   return `echo '{}' | ${command.replace(/ (?:2>\/dev\/null \|\| true|2>\$null; exit 0)$/, "")}`;
 }
 
@@ -257,14 +267,15 @@ function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths
   const payload = JSON.stringify(probePayload(tool, event, matcher, project, sessionId));
   const gemini = tool === "gemini";
   const started = performance.now();
-  const result = Bun.spawnSync(gemini ? geminiShell(command, env) : harnessShell(command, commandWindows, env), {
+  const shell: Shell = gemini ? { argv: geminiShell(command, env), verbatim: true } : harnessShell(tool, command, commandWindows, env);
+  const result = Bun.spawnSync(shell.argv, {
     cwd: project,
     env: { ...(env as Record<string, string>), PWD: project, ...(gemini ? geminiEnv(spec, project, sessionId) : {}) },
     stdin: new TextEncoder().encode(payload),
     stdout: "pipe",
     stderr: "pipe",
     timeout: RUN_TIMEOUT_MS,
-    windowsVerbatimArguments: true,
+    windowsVerbatimArguments: shell.verbatim,
   });
   const ms = Math.round(performance.now() - started);
   const exitCode = result.exitCode;

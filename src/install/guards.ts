@@ -5,7 +5,7 @@
  */
 import { GUARD_CATALOG, GUARD_NAMES, STOP_GUARDS_COMMAND, guardCommandLine, guardCommandLineWindows, selectGuards, stopGuardsLines, stopGuardsOf, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
 import { installedAgentId } from "./agents.ts";
-import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, geminiLine, subcommandOf } from "./commands.ts";
+import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, CODEX_WINDOWS_PREFIX, geminiLine, subcommandOf } from "./commands.ts";
 import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
@@ -49,7 +49,7 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
       spec.powershell = geminiLine(`guard:${entry.name} . --tool=copilot${options.agent ? ` --agent=${options.agent}` : ""}`);
     } else {
       if (hook.matcher !== null) spec.matcher = hook.matcher;
-      if (harness === "codex") spec.commandWindows = guardCommandLineWindows(entry, harness, options);
+      if (harness === "codex") spec.commandWindows = `${CODEX_WINDOWS_PREFIX}${guardCommandLineWindows(entry, harness, options)}`;
     }
     return [spec];
   }), ...combined];

@@ -179,7 +179,8 @@ export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, optio
 }
 
 /**
- * Windows command line. Codex runs it through `cmd.exe /C` (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`).
+ * Windows command line, for cmd.exe (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`). Codex's installer puts
+ * it behind its PowerShell-proof prefix (src/install/commands.ts CODEX_WINDOWS_PREFIX).
  * VS Code runs a hook's `windows` string with Node's `spawn(command, {shell: true})`, i.e. `cmd.exe /d /s /c`
  * (microsoft/vscode `src/vs/workbench/api/node/extHostHooksNode.ts`: only a Copilot-CLI `powershell` key selects
  * PowerShell), so Copilot gets the same cmd form: a missing binary never becomes a warning on every tool call.

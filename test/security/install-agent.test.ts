@@ -36,9 +36,13 @@ function handlersOf(config: Json): Json[] {
   return found;
 }
 
+/** Codex's `commandWindows` carries the cmd.exe line behind a fixed prefix (src/install/commands.ts). */
+const CODEX_WINDOWS_PREFIX = "cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& ";
+const cmdLine = (line: string) => (line.startsWith(CODEX_WINDOWS_PREFIX) ? line.slice(CODEX_WINDOWS_PREFIX.length) : line);
+
 /** Every `--agent=` value in the aioson lines of a file: quoted POSIX values unquoted, bare Windows values as they are. */
 function agentsIn(config: Json): string[] {
-  return handlersOf(config).flatMap((h) => [h.command, h.commandWindows, h.windows].filter((c): c is string => typeof c === "string" && c.startsWith("aioson ")))
+  return handlersOf(config).flatMap((h) => [h.command, h.commandWindows, h.windows].filter((c): c is string => typeof c === "string").map(cmdLine).filter((c) => c.startsWith("aioson ")))
     .flatMap((line) => [...line.matchAll(/--agent=('[^']*'|\S+)/g)].map((m) => m[1]!.replace(/^'|'$/g, "")));
 }
 
@@ -46,7 +50,7 @@ function agentsIn(config: Json): string[] {
 function assertSafeWindowsLines(config: Json): void {
   for (const h of handlersOf(config)) {
     for (const line of [h.commandWindows, h.windows].filter((c): c is string => typeof c === "string")) {
-      expect(line.replace(/ (2>nul )?& exit \/b 0$/, "")).toMatch(/^aioson [a-z:-]+ \. [a-zA-Z0-9 .:=,|-]*$/);
+      expect(cmdLine(line).replace(/ (2>nul )?& exit \/b 0$/, "")).toMatch(/^aioson [a-z:-]+ \. [a-zA-Z0-9 .:=,|-]*$/);
     }
   }
 }
