@@ -133,19 +133,76 @@ function render(value: unknown, depth: number, style: JsonStyle): string {
   return JSON.stringify(value);
 }
 
-/** Old items matched to new ones in order: kept as-is, kept and edited, or dropped; leftovers are appended. */
-function alignArray(oldItems: readonly unknown[], newItems: readonly unknown[]): { pairs: [number, number][]; appendedFrom: number } {
-  const pairs: [number, number][] = [];
+/** Each new item's source: the old item it keeps (as it is, or edited in place), or null for a new one. */
+type Alignment = (number | null)[];
+
+/** Past this many item comparisons an array is aligned greedily (a hostile 8 MiB config must not cost minutes). */
+const MAX_ALIGN_CELLS = 250_000;
+
+/** Items that can be rewritten one into the other in place (two objects or two arrays). */
+function editable(before: unknown, after: unknown): boolean {
+  return (isPlainObject(before) && isPlainObject(after)) || (Array.isArray(before) && Array.isArray(after));
+}
+
+/**
+ * Old items matched to new ones: the longest run of equal items stays where it is, and between two such anchors the
+ * items that changed are paired in order and edited in place (an installer replaces its group at its position), the
+ * old leftovers dropped and the new ones inserted there.
+ */
+function alignArray(oldItems: readonly unknown[], newItems: readonly unknown[]): Alignment {
+  const n = oldItems.length;
+  const m = newItems.length;
+  if (n * m > MAX_ALIGN_CELLS) return greedyAlignment(oldItems, newItems);
+  // lcs[i][j] = length of the longest common run of oldItems[i..] and newItems[j..].
+  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i]![j] = jsonEqual(oldItems[i], newItems[j]) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    }
+  }
+  const alignment: Alignment = [];
+  let i = 0;
+  let j = 0;
+  const gap = (oldEnd: number, newEnd: number) => {
+    for (; j < newEnd; j++) {
+      if (i < oldEnd && editable(oldItems[i], newItems[j])) alignment.push(i++);
+      else alignment.push(null);
+    }
+    i = oldEnd;
+  };
+  while (i < n && j < m) {
+    if (jsonEqual(oldItems[i], newItems[j]) && lcs[i]![j] === lcs[i + 1]![j + 1]! + 1) {
+      alignment.push(i++);
+      j++;
+      continue;
+    }
+    // Find the next anchor, then fill the gap before it.
+    let oi = i;
+    let nj = j;
+    while (oi < n && nj < m && !(jsonEqual(oldItems[oi], newItems[nj]) && lcs[oi]![nj] === lcs[oi + 1]![nj + 1]! + 1)) {
+      if (lcs[oi + 1]![nj]! >= lcs[oi]![nj + 1]!) oi++;
+      else nj++;
+    }
+    gap(oi, nj);
+  }
+  gap(n, m);
+  return alignment;
+}
+
+/** The old greedy pairing (kept in order, equal or a shrunk copy), for arrays too large for alignArray. */
+function greedyAlignment(oldItems: readonly unknown[], newItems: readonly unknown[]): Alignment {
+  const alignment: Alignment = [];
   let j = 0;
   for (let i = 0; i < oldItems.length && j < newItems.length; i++) {
     const before = oldItems[i];
     const after = newItems[j];
     if (jsonEqual(before, after) || (isPlainObject(before) && isPlainObject(after) && isEditOf(before, after))) {
-      pairs.push([i, j]);
+      alignment.push(i);
       j++;
     }
   }
-  return { pairs, appendedFrom: j };
+  for (; j < newItems.length; j++) alignment.push(null);
+  return alignment;
 }
 
 /** True when `after` is `before` with some values shrunk (a group that lost handlers), same keys. */
@@ -159,34 +216,39 @@ function isEditOf(before: Record<string, unknown>, after: Record<string, unknown
   });
 }
 
-/** Rebuilds a container from kept pieces, reusing the original separators and appending new pieces in style. */
+/** One item or member of a rebuilt container: the old one at `index` (its text possibly edited), or a new one. */
+type Piece = { index: number | null; text: string };
+
+/**
+ * Rebuilds a container from its pieces in order: between two old items the original separator that followed the
+ * first, anywhere else a separator in the file's style; the original text before the first and after the last item.
+ */
 function splice(
   text: string,
   node: JsonNode & { kind: "object" | "array" },
   starts: readonly number[],
   ends: readonly number[],
-  kept: readonly { index: number; text: string }[],
-  appended: readonly string[],
+  pieces: readonly Piece[],
   depth: number,
   style: JsonStyle,
 ): string {
   const open = node.kind === "object" ? "{" : "[";
   const close = node.kind === "object" ? "}" : "]";
-  if (starts.length === 0 || kept.length + appended.length === 0) return joinPieces(open, close, appended, depth, style);
+  if (starts.length === 0 || pieces.length === 0) return joinPieces(open, close, pieces.map((piece) => piece.text), depth, style);
   const pad = (n: number) => style.indent.repeat(n);
   const lead = text.slice(node.start + 1, starts[0]);
   const trail = text.slice(ends[ends.length - 1], node.end - 1);
-  let out = open + lead;
-  kept.forEach((piece, k) => {
-    out += piece.text;
-    const next = kept[k + 1];
-    if (next) out += text.slice(ends[piece.index], starts[piece.index + 1]);
-  });
   const firstSeparator = starts.length > 1 ? text.slice(ends[0], starts[1]) : `,${lead}`;
-  for (const [k, piece] of appended.entries()) {
-    if (kept.length > 0 || k > 0) out += firstSeparator.includes("\n") && style.eol !== "" ? `,${style.eol}${pad(depth + 1)}` : firstSeparator;
-    out += piece;
-  }
+  const styled = firstSeparator.includes("\n") && style.eol !== "" ? `,${style.eol}${pad(depth + 1)}` : firstSeparator;
+  let out = open + lead;
+  pieces.forEach((piece, k) => {
+    const previous = pieces[k - 1];
+    if (previous) {
+      const original = previous.index !== null && piece.index !== null && previous.index < starts.length - 1;
+      out += original ? text.slice(ends[previous.index as number], starts[(previous.index as number) + 1]) : styled;
+    }
+    out += piece.text;
+  });
   return out + trail + close;
 }
 
@@ -213,22 +275,19 @@ function rewrite(text: string, node: JsonNode, before: unknown, after: unknown, 
     // New keys go after the existing ones, in their own order (an event the strip dropped and the install adds
     // again lands at the end).
     const added = newKeys.filter((key) => !oldKeys.includes(key));
-    const appended = added.map((key) => `${JSON.stringify(key)}${style.colon}${render(after[key], depth + 1, style)}`);
+    const appended = added.map((key) => ({ index: null, text: `${JSON.stringify(key)}${style.colon}${render(after[key], depth + 1, style)}` }));
     const starts = node.members.map((member) => member.start);
     const ends = node.members.map((member) => member.valueNode.end);
-    return splice(text, node, starts, ends, kept, appended, depth, style);
+    return splice(text, node, starts, ends, [...kept, ...appended], depth, style);
   }
   if (node.kind === "array" && Array.isArray(before) && Array.isArray(after)) {
     const style = styleInside(text, node, docStyle);
-    const alignment = alignArray(before, after);
-    const kept = alignment.pairs.map(([i, j]) => ({
-      index: i,
-      text: rewrite(text, node.items[i] as JsonNode, before[i], after[j], depth + 1, style),
-    }));
-    const appended = after.slice(alignment.appendedFrom).map((item) => render(item, depth + 1, style));
+    const pieces = alignArray(before, after).map((i, j): Piece =>
+      i === null ? { index: null, text: render(after[j], depth + 1, style) } : { index: i, text: rewrite(text, node.items[i] as JsonNode, before[i], after[j], depth + 1, style) },
+    );
     const starts = node.items.map((item) => item.start);
     const ends = node.items.map((item) => item.end);
-    return splice(text, node, starts, ends, kept, appended, depth, style);
+    return splice(text, node, starts, ends, pieces, depth, style);
   }
   return render(after, depth, docStyle);
 }

@@ -1,5 +1,5 @@
 /**
- * Spec 9.9 merge rules as pure functions over parsed JSON: handler-by-handler ownership, strip, append.
+ * Spec 9.9 merge rules as pure functions over parsed JSON: handler-by-handler ownership, strip, install in place.
  * Nothing here touches the file system; `write.ts` turns the result into bytes.
  */
 import { agentOfCommand, isOurCommand, subcommandOf } from "./commands.ts";
@@ -72,16 +72,67 @@ export function stripHooks(hooks: JsonObject): JsonObject {
   return result;
 }
 
-/** Install: strip every event, then append our entries at the end of each event array (new events in spec order). */
+/**
+ * A place one of our entries holds in an event array: a group whose handlers are all ours, or one of our bare
+ * handlers. Our handlers inside a user's group are no such place: they are stripped from it (spec 9.9), as before.
+ */
+type Slot = { at: number; entry: JsonObject; flat: boolean };
+
+function slotOf(entry: unknown, at: number): Slot | null {
+  if (!isPlainObject(entry)) return null;
+  if (Array.isArray(entry.hooks)) return entry.hooks.length > 0 && entry.hooks.every(isOurHandler) ? { at, entry, flat: false } : null;
+  return isOurHandler(entry) ? { at, entry, flat: true } : null;
+}
+
+/**
+ * One event's array after an install: every user entry stays where it is (losing the handlers of ours it held); our
+ * entries go to the places ours held — those that already say the same thing first, the rest in order — places left
+ * over are removed and entries left over are appended. Codex keys hook trust by position
+ * (`<file>:<event>:<group>:<handler>`), so an identical reinstall changes nothing, a changed handler is replaced in
+ * place, and user groups before and after ours keep their keys.
+ */
+function placeEntries(entries: readonly unknown[], wanted: readonly JsonObject[]): unknown[] {
+  const slots = entries.map(slotOf).filter((slot): slot is Slot => slot !== null);
+  const taken = new Map<number, JsonObject>();
+  const free = new Set(wanted);
+  for (const same of [true, false]) {
+    for (const slot of slots) {
+      if (taken.has(slot.at)) continue;
+      const entry = [...free].find((candidate) => !Array.isArray(candidate.hooks) === slot.flat && (!same || jsonEqual(candidate, slot.entry)));
+      if (!entry) continue;
+      taken.set(slot.at, entry);
+      free.delete(entry);
+    }
+  }
+  const placed = entries.flatMap((entry, at) => {
+    if (slots.some((slot) => slot.at === at)) return taken.has(at) ? [taken.get(at)] : [];
+    return stripEventArray([entry]);
+  });
+  return [...placed, ...wanted.filter((entry) => free.has(entry))];
+}
+
+/**
+ * Install: every event array gets our entries for it where ours already were (placeEntries), events we no longer
+ * write lose ours (an event left empty is dropped), events new to the file come after the others in spec order.
+ * Spec 9.9 appended ours at the end of each array; the real Codex keys trust by position (issue 13).
+ */
 export function mergeInstall(config: JsonObject, specs: readonly HandlerSpec[]): JsonObject {
   const existing = isPlainObject(config.hooks) ? config.hooks : {};
-  const hooks = stripHooks(existing);
-  for (const spec of specs) {
-    const current = hooks[spec.event];
+  const wanted = new Map<string, JsonObject[]>();
+  for (const spec of specs) wanted.set(spec.event, [...(wanted.get(spec.event) ?? []), entryJson(spec)]);
+  const hooks: JsonObject = {};
+  for (const [event, value] of Object.entries(existing)) {
     // A non-array value is the user's (however odd): never replaced; that event is not installed there.
-    if (current !== undefined && !Array.isArray(current)) continue;
-    hooks[spec.event] = [...(current ?? []), entryJson(spec)];
+    if (!Array.isArray(value)) {
+      hooks[event] = value;
+      wanted.delete(event);
+      continue;
+    }
+    const placed = placeEntries(value, wanted.get(event) ?? []);
+    wanted.delete(event);
+    if (placed.length > 0 || value.length === 0) hooks[event] = placed;
   }
+  for (const [event, entries] of wanted) hooks[event] = entries;
   return { ...config, hooks };
 }
 

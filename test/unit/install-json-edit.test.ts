@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { claudeHandlers } from "../../src/install/claude.ts";
+import { codexHandlers } from "../../src/install/codex.ts";
 import { agentOfCommand, isOurCommand } from "../../src/install/commands.ts";
 import { editJsonText } from "../../src/install/json-edit.ts";
 import { mergeInstall, mergeUninstall } from "../../src/install/merge.ts";
@@ -52,6 +53,59 @@ describe("merge", () => {
     expect((merged.hooks as Record<string, unknown>).Stop).toBe("odd");
     expect(((merged.hooks as Record<string, unknown[]>).PostToolUse ?? []).length).toBe(3);
     expect(mergeUninstall(merged)).toEqual({ hooks: { Stop: "odd" } });
+  });
+});
+
+describe("reinstall keeps our groups at their places (issue 13: Codex keys trust by position)", () => {
+  const codex = (agent: string) => codexHandlers({ agent, guardAgent: "auto", guard: false });
+  const user = { matcher: "Bash", hooks: [{ type: "command", command: "my-linter --changed" }] };
+  const before = { matcher: "*", hooks: [{ type: "command", command: "audit-log" }] };
+  type Hooks = Record<string, unknown[]>;
+  const hooksOf = (value: Record<string, unknown>) => value.hooks as Hooks;
+
+  test("a user group after ours: an identical install is a no-op, a changed one replaces ours in place", () => {
+    const installed = mergeInstall({}, codex("dev"));
+    const withUser = { hooks: { ...hooksOf(installed), PostToolUse: [before, ...(hooksOf(installed).PostToolUse ?? []), user] } };
+    expect(mergeInstall(withUser, codex("dev"))).toEqual(withUser);
+    const qa = hooksOf(mergeInstall(withUser, codex("qa")));
+    expect(qa.PostToolUse).toHaveLength(3);
+    expect(qa.PostToolUse?.[0]).toEqual(before);
+    expect(JSON.stringify(qa.PostToolUse?.[1])).toContain("--agent='qa'");
+    expect(qa.PostToolUse?.[2]).toEqual(user);
+    expect(Object.keys(qa)).toEqual(Object.keys(hooksOf(installed)));
+  });
+
+  test("text: only our group's bytes change; the user's groups keep theirs, uninstall gives the original back", () => {
+    const original = `${JSON.stringify({ hooks: { PostToolUse: [before, user] } }, null, 4)}\n`;
+    const first = editJsonText(original, JSON.parse(original), mergeInstall(JSON.parse(original), codex("dev")));
+    // The user now puts a group after ours; every reinstall after that keeps the three where they are.
+    const parsed = JSON.parse(first) as { hooks: Hooks };
+    parsed.hooks.PostToolUse = [...(parsed.hooks.PostToolUse ?? []), { matcher: "apply_patch", hooks: [{ type: "command", command: "notify   --quiet" }] }];
+    const edited = `${JSON.stringify(parsed, null, 4)}\n`.replace('"notify   --quiet"', '"notify   --quiet"   ');
+    const again = editJsonText(edited, JSON.parse(edited), mergeInstall(JSON.parse(edited), codex("qa")));
+    const userBytes = (text: string) => text.slice(text.indexOf('"matcher": "apply_patch",'), text.indexOf('"UserPromptSubmit"'));
+    expect(userBytes(again)).toBe(userBytes(edited));
+    expect(again.slice(0, again.indexOf('"matcher": "apply_patch|Bash|update_plan"'))).toBe(edited.slice(0, edited.indexOf('"matcher": "apply_patch|Bash|update_plan"')));
+    const groups = (JSON.parse(again) as { hooks: Hooks }).hooks.PostToolUse ?? [];
+    expect(groups.map((group) => (group as { matcher?: string }).matcher)).toEqual(["*", "Bash", "apply_patch|Bash|update_plan", "apply_patch"]);
+    const restored = editJsonText(again, JSON.parse(again), mergeUninstall(JSON.parse(again)));
+    expect(JSON.parse(restored)).toEqual({ hooks: { PostToolUse: [before, user, { matcher: "apply_patch", hooks: [{ type: "command", command: "notify   --quiet" }] }] } });
+  });
+
+  test("places ours held and no longer needs are removed; entries with no place are appended", () => {
+    const installed = mergeInstall({}, [...codex("dev"), { event: "Stop", timeout: 5, command: "aioson guard:stop-checklist \"$PWD\" --tool=codex 2>/dev/null || true" }]);
+    const stops = hooksOf(installed).Stop ?? [];
+    expect(stops).toHaveLength(2);
+    const withUser = { hooks: { ...hooksOf(installed), Stop: [stops[0], user, stops[1]] } };
+    expect(hooksOf(mergeInstall(withUser, codex("dev"))).Stop).toEqual([stops[0], user]);
+    const back = hooksOf(mergeInstall({ hooks: { Stop: [user] } }, codex("dev"))).Stop;
+    expect(back).toEqual([user, stops[0]]);
+  });
+
+  test("our handler inside a user's group is still stripped out of it (spec 9.9), our group goes after", () => {
+    const ours = (hooksOf(mergeInstall({}, codex("dev"))).Stop?.[0] as { hooks: unknown[] }).hooks[0];
+    const mixed = { hooks: [ours, { type: "command", command: "say done" }] };
+    expect(hooksOf(mergeInstall({ hooks: { Stop: [mixed] } }, codex("dev"))).Stop).toEqual([{ hooks: [{ type: "command", command: "say done" }] }, { hooks: [ours] }]);
   });
 });
 
