@@ -13,12 +13,13 @@ import { installedAgentId } from "./agents.ts";
 import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
 import { codexHandlers } from "./codex.ts";
+import { codexHookTrust, type HookTrust, type TrustState } from "./codex-trust.ts";
 import { copilotHandlers } from "./copilot.ts";
 import { geminiEnv, geminiPayload, geminiShell, geminiSwitchIssues } from "./doctor-gemini.ts";
 import { geminiHandlers } from "./gemini.ts";
 import { isOurCommand, subcommandOf, unwrapCodexWindows } from "./commands.ts";
 import { keptGuardSpecs } from "./guards.ts";
-import { allHandlers, handlerJson, installedAgents, isOurHandler, isPlainObject, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
+import { allHandlers, handlerJson, installedAgents, isOurHandler, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
 import { isOurPlugin, opencodePluginSource, pluginAgent, pluginGuards } from "./opencode-plugin.ts";
 import { migrateStore } from "./project-init.ts";
@@ -30,7 +31,7 @@ export type Severity = "error" | "warning" | "info";
 export type Issue = { code: string; severity: Severity; tool?: string; message: string; fix: string };
 /** One installed handler; `ok`: no problem found. An inspection (`probe: false`) runs nothing: exitCode and landed null, ms 0. */
 export type HandlerCheck = { event: string; matcher?: string; command: string; exitCode: number | null; ms: number; landed: boolean | null; ok: boolean };
-export type HarnessReport = { tool: string; path: string; installed: boolean; handlers: HandlerCheck[] };
+export type HarnessReport = { tool: string; path: string; installed: boolean; handlers: HandlerCheck[]; trust?: HookTrust[] };
 export type DoctorResult = {
   ok: boolean;
   binary: { self: string; onPath: string[]; version: string };
@@ -340,39 +341,27 @@ function driftFromCurrent(tool: string, hooks: unknown, found: readonly FoundHan
   };
 }
 
-const snake = (event: string) => event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+const TRUST_FIX = "Open Codex and run /hooks once: one review trusts every AIOSON hook listed (automation: codex --dangerously-bypass-hook-trust).";
 
-/** Codex trust entries recorded in `<codex home>/config.toml` (`[hooks.state."<file>:<event>:<g>:<h>"]` with trusted_hash). */
-function codexTrustedKeys(env: paths.Env): Set<string> {
-  const keys = new Set<string>();
-  const read = readConfigText(join(paths.codexDir(env), "config.toml"));
-  if (read.state !== "ok") return keys;
-  const text = read.text;
-  let current: string | null = null;
-  for (const line of text.split(/\r?\n/)) {
-    const header = /^\s*\[hooks\.state\."(.*)"\]\s*$/.exec(line);
-    if (header) current = header[1] ?? null;
-    else if (/^\s*\[/.test(line)) current = null;
-    else if (current && /^\s*trusted_hash\s*=/.test(line)) keys.add(current);
+/** What Codex's trust records say about our hooks, one issue per state that makes Codex skip them. */
+function trustIssues(path: string, trust: readonly HookTrust[]): Issue[] {
+  const of = (state: TrustState) => trust.filter((hook) => hook.state === state);
+  const labels = (hooks: readonly HookTrust[]) => hooks.map((hook) => handlerLabel(hook.event, hook.matcher)).join(", ");
+  const issues: Issue[] = [];
+  const modified = of("modified");
+  if (modified.length > 0) {
+    const stale = modified.map((hook) => `${handlerLabel(hook.event, hook.matcher)}: trusted ${printable(hook.trustedHash ?? "")}, now ${hook.currentHash}`).join("; ");
+    issues.push({ code: "codex_trust_stale", severity: "warning", tool: "codex", message: `${modified.length} AIOSON hook(s) in ${path} changed since they were trusted, so Codex skips them (${stale}).`, fix: TRUST_FIX });
   }
-  return keys;
-}
-
-/** Our Codex handlers without a trust entry (keys index groups and handlers inside each event array). */
-function untrustedCodexHooks(path: string, hooks: unknown, env: paths.Env): string[] {
-  const trusted = codexTrustedKeys(env);
-  const untrusted: string[] = [];
-  if (!isPlainObject(hooks)) return untrusted;
-  for (const [event, entries] of Object.entries(hooks)) {
-    if (!Array.isArray(entries)) continue;
-    entries.forEach((entry, g) => {
-      const handlers = isPlainObject(entry) && Array.isArray(entry.hooks) ? entry.hooks : [];
-      handlers.forEach((handler, h) => {
-        if (isOurHandler(handler) && !trusted.has(`${path}:${snake(event)}:${g}:${h}`)) untrusted.push(`${event}#${g}.${h}`);
-      });
-    });
+  const untrusted = of("untrusted");
+  if (untrusted.length > 0) {
+    issues.push({ code: "codex_untrusted", severity: "warning", tool: "codex", message: `${untrusted.length} AIOSON hook(s) in ${path} have no recorded trust, so Codex skips them: ${labels(untrusted)}.`, fix: TRUST_FIX });
   }
-  return untrusted;
+  const disabled = of("disabled");
+  if (disabled.length > 0) {
+    issues.push({ code: "codex_hook_disabled", severity: "warning", tool: "codex", message: `${disabled.length} AIOSON hook(s) in ${path} are switched off in Codex: ${labels(disabled)}.`, fix: "Open Codex, run /hooks and enable them again." });
+  }
+  return issues;
 }
 
 function median(values: readonly number[]): number {
@@ -469,7 +458,7 @@ function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest
       fix: `Read them before the harness runs them; ${reinstall} replaces every \`aioson …\` handler there with the current ones.`,
     });
   }
-  const untrusted = tool === "codex" ? untrustedCodexHooks(path, read.data.hooks, request.env) : [];
+  if (tool === "codex") report.trust = codexHookTrust(path, read.data.hooks, request.env);
   probeHandlers(tool, runnable, request, issues, report);
   const ours = [...legacy, ...runnable.map((r) => r.found), ...foreign];
   const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };
@@ -477,9 +466,7 @@ function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest
     const parts = [drift.missing.length ? `missing ${drift.missing.join(", ")}` : "", drift.unexpected.length ? `not written by this version: ${drift.unexpected.join(", ")}` : ""].filter(Boolean);
     issues.push({ code: "stale_handlers", severity: "error", tool, message: `The AIOSON hooks in ${path} were written by another version (${parts.join("; ")}).`, fix: reinstall });
   }
-  if (untrusted.length > 0) {
-    issues.push({ code: "codex_untrusted", severity: "warning", tool, message: `${untrusted.length} AIOSON hook(s) in ${path} have no recorded trust: Codex skips them until reviewed.`, fix: "Open Codex and run /hooks once to trust them (automation: codex --dangerously-bypass-hook-trust)." });
-  }
+  issues.push(...trustIssues(path, report.trust ?? []));
   const times = report.handlers.map((h) => h.ms);
   if (times.length > 0 && median(times) > request.slowMs) {
     issues.push({ code: "hooks_slow", severity: "warning", tool, message: `Median hook latency ${median(times)} ms (over ${request.slowMs} ms): every tool call waits for it.`, fix: "Check antivirus/real-time scanning of the binary and the project's .aioson/runtime; keep the binary on a local disk." });
@@ -623,6 +610,7 @@ export function doctorLines(result: DoctorResult): string[] {
     }
     lines.push(`  ${harness.handlers.every((h) => h.ok) ? "✓" : "✗"} ${harness.tool} — ${harness.path}`);
     for (const h of harness.handlers) lines.push(`      ${h.ok ? "✓" : "✗"} ${h.event}${h.matcher ? ` (${h.matcher})` : ""} — exit ${h.exitCode ?? "timeout"}, ${h.ms} ms${h.landed === null ? "" : h.landed ? ", event landed" : ", NO event landed"}`);
+    for (const t of harness.trust ?? []) lines.push(`      ${t.state === "trusted" ? "✓" : "⚠"} trust ${handlerLabel(t.event, t.matcher)}: ${t.state}`);
   }
   for (const loc of result.antigravityLocations ?? []) {
     lines.push(`  · Antigravity location ${loc.path}: ${loc.exists ? "exists" : "absent"}${loc.ours ? " (written by aioson)" : ""}${loc.hasAioson ? ", has AIOSON hooks" : ""}`);
