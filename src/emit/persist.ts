@@ -158,11 +158,12 @@ function recordLines(committed: Committed): Line[] {
  */
 function writeSessionState(input: PersistInput, committed: Committed, at: string): void {
   const { run, created } = committed;
-  if (!run.session_key) return;
+  const lines = recordLines(committed);
+  if (!run.session_key || (!created && !committed.closed && lines.length === 0)) return;
   const base = created ? initialState(created, autoStartedMessage(input.source)) : readState(input.root, run.session_key);
   if (!base) return;
   const activated = committed.stored.map(({ record }) => record.activatedAgent).filter((agent): agent is string => agent !== undefined).pop() ?? null;
-  const folded = foldState(base, recordLines(committed), activated);
+  const folded = foldState(base, lines, activated);
   writeState(input.root, committed.closed ? closeState(folded, at) : folded);
 }
 
