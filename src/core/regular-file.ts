@@ -33,6 +33,52 @@ function kindOf(stat: Stats): string {
   return "not a plain file";
 }
 
+export type RegularFileOpen =
+  | { kind: "open"; fd: number; size: number }
+  | Exclude<RegularFileRead, { kind: "ok" } | { kind: "too-large" }>;
+
+/**
+ * Opens `path` for reading only when it is a regular file (non-blocking, checked on the descriptor, as
+ * readRegularFile does): for readers of a bounded tail or of chunks (transcripts, events.ndjson, an event file).
+ * The caller closes the descriptor. A file whose mode grants nobody read access is refused with EACCES even when
+ * the process could read it anyway (root): its owner said "do not read", and root and users then behave alike.
+ */
+export function openRegularFile(path: string, options: RegularFileOptions = {}): RegularFileOpen {
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT") return { kind: "missing" };
+    // A Unix socket cannot be opened at all.
+    if (code === "ENXIO") return { kind: "not-regular", what: "a socket" };
+    return { kind: "error", code };
+  }
+  let refused: RegularFileOpen;
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && (process.platform === "win32" || (stat.mode & 0o444) !== 0)) return { kind: "open", fd, size: stat.size };
+    refused = stat.isFile() ? { kind: "error", code: "EACCES" } : { kind: "not-regular", what: kindOf(stat) };
+  } catch (error) {
+    refused = { kind: "error", code: errorCode(error) };
+  }
+  closeSync(fd);
+  return refused;
+}
+
+/** `length` bytes of an open file from `position` (fewer when the file is shorter). */
+export function readBytes(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const n = readSync(fd, buffer, read, length - read, position + read);
+    if (n <= 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
+}
+
 /**
  * A regular file of at most `maxBytes`, as UTF-8 text. A file whose mode grants nobody read access is refused with
  * EACCES even when the process could read it anyway (root): its owner said "do not read", and root and users then
