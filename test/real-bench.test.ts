@@ -1,7 +1,8 @@
 /**
  * The real-harness bench (test/real, `npm run test:real`) stays out of `npm test` and its pure parts are right:
  * no file of it has a name `bun test`'s scan picks up, the pin file is valid and pins every harness, the debug-log
- * parser reads Claude Code's hook lines, the Anthropic wire streams what Claude Code parses.
+ * parser reads Claude Code's hook lines, the Anthropic wire streams what Claude Code parses, the Responses wire what
+ * Codex parses.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
@@ -12,6 +13,7 @@ import { ModelServer } from "./real/lib/server.ts";
 import { anthropicWire, lastToolResults } from "./real/lib/wire/anthropic.ts";
 import { opencodeWire } from "./real/lib/drivers/opencode.ts";
 import { lastToolResults as lastChatToolResults, offeredTools, systemMessages } from "./real/lib/wire/chat.ts";
+import { developerTexts, responsesWire, toolOutputFor } from "./real/lib/wire/responses.ts";
 import { REPO_ROOT } from "./helpers.ts";
 
 function files(dir: string): string[] {
@@ -107,6 +109,32 @@ describe("the real-harness bench", () => {
       expect(opencodeWire.lastSentText(body)).toBe("a.ts");
       expect(opencodeWire.firstSentText(body)).toBe("go");
       expect(server.sentContaining('bash {"command":"ls"}').length).toBe(1);
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("the scripted Responses server: apply_patch as a custom tool call, others as function calls, local compaction told apart", async () => {
+    const patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n";
+    const server = new ModelServer(responsesWire, {
+      turns: [{ tools: [{ id: "call_p", name: "apply_patch", input: { input: patch } }, { id: "call_e", name: "exec_command", input: { cmd: "ls" } }], inputTokens: 150_000 }],
+      compactions: [{ text: "the summary" }],
+    });
+    try {
+      const turn = { model: "gpt-5.5", stream: true, input: [{ type: "message", role: "developer", content: [{ type: "input_text", text: "rules" }] }, { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] }, { type: "function_call_output", call_id: "call_0", output: "Process exited with code 2" }] };
+      const response = await fetch(`${server.url}/v1/responses`, { method: "POST", body: JSON.stringify(turn) });
+      const events = (await response.text()).split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)) as { type: string; item?: Record<string, unknown>; response?: { usage: { input_tokens: number } } });
+      expect(events.map((event) => event.type)).toEqual(["response.created", "response.output_item.added", "response.output_item.done", "response.output_item.added", "response.output_item.done", "response.completed"]);
+      expect(events[2]?.item).toMatchObject({ type: "custom_tool_call", call_id: "call_p", name: "apply_patch", input: patch });
+      expect(events[4]?.item).toMatchObject({ type: "function_call", call_id: "call_e", name: "exec_command", arguments: JSON.stringify({ cmd: "ls" }) });
+      expect(events[5]?.response?.usage.input_tokens).toBe(150_000);
+      const compact = { ...turn, input: [...turn.input, { type: "message", role: "user", content: [{ type: "input_text", text: "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary" }] }] };
+      const summary = await fetch(`${server.url}/v1/responses`, { method: "POST", body: JSON.stringify(compact) });
+      expect(await summary.text()).toContain("the summary");
+      expect(server.requests.map((request) => request.kind)).toEqual(["turn", "compact"]);
+      expect(toolOutputFor(server.requests[0]?.body, "call_0")).toBe("Process exited with code 2");
+      expect(developerTexts(server.requests[0]?.body)).toEqual(["rules"]);
+      expect(responsesWire.firstSentText(server.requests[0]?.body)).toBe("go");
     } finally {
       server.stop();
     }
