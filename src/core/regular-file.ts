@@ -79,30 +79,15 @@ export function readBytes(fd: number, position: number, length: number): Buffer 
   return buffer.subarray(0, read);
 }
 
-/**
- * A regular file of at most `maxBytes`, as UTF-8 text. A file whose mode grants nobody read access is refused with
- * EACCES even when the process could read it anyway (root): its owner said "do not read", and root and users then
- * behave alike.
- */
+/** A regular file of at most `maxBytes`, as UTF-8 text (see openRegularFile for what is refused). */
 export function readRegularFile(path: string, maxBytes: number, options: RegularFileOptions = {}): RegularFileRead {
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
-  let fd: number;
+  const opened = openRegularFile(path, options);
+  if (opened.kind !== "open") return opened;
+  const { fd, size } = opened;
   try {
-    fd = openSync(path, flags);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT") return { kind: "missing" };
-    // A Unix socket cannot be opened at all.
-    if (code === "ENXIO") return { kind: "not-regular", what: "a socket" };
-    return { kind: "error", code };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: "not-regular", what: kindOf(stat) };
-    if (process.platform !== "win32" && (stat.mode & 0o444) === 0) return { kind: "error", code: "EACCES" };
-    if (stat.size > maxBytes) return { kind: "too-large", limit: maxBytes };
+    if (size > maxBytes) return { kind: "too-large", limit: maxBytes };
     // Sized by fstat, grown if the file grows while it is read, never past the bound.
-    let buffer = Buffer.alloc(stat.size + 1);
+    let buffer = Buffer.alloc(size + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {

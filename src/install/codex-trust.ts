@@ -8,7 +8,6 @@
  * positional; `enabled = false` switches a hook off whatever its hash. Used by hooks:doctor only.
  */
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { isOurHandler, isPlainObject } from "./merge.ts";
@@ -85,19 +84,12 @@ export function codexTrustRecords(env: Env): Map<string, TrustRecord> {
   return records;
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The trust of every aioson handler in a Codex hooks file (`path` as configured), in file order. */
-export function codexHookTrust(path: string, hooks: unknown, env: Env): HookTrust[] {
+/**
+ * The trust of every aioson handler in a Codex hooks file, in file order. `paths`: the spellings of the file's path
+ * Codex may have keyed its records by (as configured, and real: it resolves its home), the first one preferred.
+ */
+export function codexHookTrust(paths: readonly string[], hooks: unknown, env: Env): HookTrust[] {
   const records = codexTrustRecords(env);
-  // Codex keys by the hooks file's path under its (canonical) home; either spelling may be what it recorded.
-  const paths = [...new Set([path, real(path)])];
   const found: HookTrust[] = [];
   if (!isPlainObject(hooks)) return found;
   for (const [event, entries] of Object.entries(hooks)) {

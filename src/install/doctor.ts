@@ -458,7 +458,7 @@ function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest
       fix: `Read them before the harness runs them; ${reinstall} replaces every \`aioson …\` handler there with the current ones.`,
     });
   }
-  if (tool === "codex") report.trust = codexHookTrust(path, read.data.hooks, request.env);
+  if (tool === "codex") report.trust = codexHookTrust([...new Set([path, real(path)])], read.data.hooks, request.env);
   probeHandlers(tool, runnable, request, issues, report);
   const ours = [...legacy, ...runnable.map((r) => r.found), ...foreign];
   const drift = report.installed ? driftFromCurrent(tool, read.data.hooks, ours) : { missing: [], unexpected: [] };

@@ -12,7 +12,8 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { BINARY } from "../../../helpers.ts";
 import type { InstalledHarness } from "../install.ts";
-import { RUN_TOKEN, runTracked, TOKEN_VARIABLE, type RunResult } from "../processes.ts";
+import { jsonLines, RUN_TOKEN, runTracked, TOKEN_VARIABLE, type RunResult } from "../processes.ts";
+
 import { baseEnv, type World } from "../project.ts";
 import type { ModelServer } from "../server.ts";
 
@@ -120,19 +121,6 @@ export type CodexOptions = {
   timeoutMs?: number;
 };
 
-function parseLines(stdout: string): Array<Record<string, unknown>> {
-  const lines: Array<Record<string, unknown>> = [];
-  for (const line of stdout.split("\n")) {
-    if (!line.trim().startsWith("{")) continue;
-    try {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // a partial line at a kill
-    }
-  }
-  return lines;
-}
-
 export async function runCodexExec(install: InstalledHarness, world: World, options: CodexOptions): Promise<CodexRun> {
   const before = hookRuns(world).length;
   const args = [
@@ -144,7 +132,7 @@ export async function runCodexExec(install: InstalledHarness, world: World, opti
     options.prompt,
   ];
   const result = await runTracked([...install.command, ...args], { cwd: world.project, env: codexEnv(world, options.env), timeoutMs: options.timeoutMs ?? 300_000 });
-  const lines = parseLines(result.stdout);
+  const lines = jsonLines(result.stdout);
   const started = lines.find((line) => line.type === "thread.started");
   return { result, lines, threadId: typeof started?.thread_id === "string" ? started.thread_id : "", hooks: hookRuns(world).slice(before) };
 }
