@@ -1,15 +1,14 @@
 /**
  * The store half of hooks:emit (spec 4.2 steps 5–8), loaded only when there is something to record:
  * one BEGIN IMMEDIATE transaction resolves or auto-starts the session, appends every record (and the
- * `--then=agent:done` event, and for SessionEnd the close) and folds them into state.json; after commit the
- * pointer and the events.ndjson lines are published.
+ * `--then=agent:done` event, and for SessionEnd the close), then the live files are published.
  */
 import type { Database } from "bun:sqlite";
 import { isoNow } from "../core/time.ts";
 import { appendNdjson, capLineText } from "../live/ndjson.ts";
-import { readState, writeState, applyEvent, closeState, type LiveState } from "../live/state.ts";
+import { readState, writeState, applyEvent, type LiveState } from "../live/state.ts";
 import { appendAgentDone } from "../session/agent-done.ts";
-import { closeSessionRows, initialState, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
+import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
 import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
 import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
@@ -137,8 +136,13 @@ function foldState(state: LiveState, lines: readonly Line[], activated: string |
   return activated ? { ...next, active_agent: `@${activated}` } : next;
 }
 
-/** The live lines of what this call committed (records, then the `--then=agent:done` event). */
-function recordLines(committed: Committed): Line[] {
+/** After commit: pointer/state/first line of a new session, the record lines in one append, the state fold, the close. */
+function publish(db: Database, input: PersistInput, committed: Committed, at: string): void {
+  const { run } = committed;
+  if (committed.created) {
+    const line = ndjsonLine(input, run, { ts: committed.created.startedAt, type: "session_started", message: autoStartedMessage(input.source), tool: null });
+    publishNewSession(db, committed.created, { summary: autoStartedMessage(input.source), ndjsonLine: line });
+  }
   const lines: Line[] = committed.stored.map(({ record, event }) => ({
     ts: event.createdAt,
     type: record.eventType,
@@ -147,36 +151,12 @@ function recordLines(committed: Committed): Line[] {
     ...(record.file !== undefined ? { file: record.file } : {}),
   }));
   if (committed.done) lines.push({ ts: committed.done.event.createdAt, type: "agent_done", message: committed.done.summary, tool: null });
-  return lines;
-}
-
-/**
- * Inside the transaction, after the rows: state.json becomes the fold of this call's events into the state the
- * previous writer left. Writing it under the store's write lock serialises every writer's read-fold-write, so
- * parallel hooks (Codex fires PostToolUse handlers concurrently) can no longer overwrite each other's folds and
- * live:status never shows fewer events than the store holds.
- */
-function writeSessionState(input: PersistInput, committed: Committed, at: string): void {
-  const { run, created } = committed;
-  const lines = recordLines(committed);
-  if (!run.session_key || (!created && !committed.closed && lines.length === 0)) return;
-  const base = created ? initialState(created, autoStartedMessage(input.source)) : readState(input.root, run.session_key);
-  if (!base) return;
-  const activated = committed.stored.map(({ record }) => record.activatedAgent).filter((agent): agent is string => agent !== undefined).pop() ?? null;
-  const folded = foldState(base, lines, activated);
-  writeState(input.root, committed.closed ? closeState(folded, at) : folded);
-}
-
-/** After commit: pointer and first line of a new session, the record lines in one append, the pointer of a close. */
-function publish(db: Database, input: PersistInput, committed: Committed, at: string): void {
-  const { run } = committed;
-  if (committed.created) {
-    const line = ndjsonLine(input, run, { ts: committed.created.startedAt, type: "session_started", message: autoStartedMessage(input.source), tool: null });
-    publishNewSession(db, committed.created, { summary: autoStartedMessage(input.source), ndjsonLine: line, stateWritten: true });
-  }
   if (!run.session_key) return;
-  appendNdjson(input.root, run.session_key, recordLines(committed).map((line) => ndjsonLine(input, run, line)));
-  if (committed.closed) publishClosedSession(input.root, committed.closed, at, true);
+  appendNdjson(input.root, run.session_key, lines.map((line) => ndjsonLine(input, run, line)));
+  const activated = committed.stored.map(({ record }) => record.activatedAgent).filter((agent): agent is string => agent !== undefined).pop() ?? null;
+  const state = readState(input.root, run.session_key);
+  if (state) writeState(input.root, foldState(state, lines, activated));
+  if (committed.closed) publishClosedSession(input.root, committed.closed, at);
 }
 
 function result(input: PersistInput, committed: Committed, then: ThenResult | null): EmitResult {
@@ -201,11 +181,7 @@ export function persistEmit(input: PersistInput, onThenError: (error: unknown) =
   if (!store) return { ok: true, skipped: true, reason: "no-open-session" };
   try {
     const at = isoNow();
-    const committed = withStoreTransaction(store, () => {
-      const rows = write(store.db, input, at);
-      if (rows) writeSessionState(input, rows, at);
-      return rows;
-    });
+    const committed = withStoreTransaction(store, () => write(store.db, input, at));
     if (!committed) return { ok: true, skipped: true, reason: "no-open-session" };
     // Every record changed nothing (a repeated task, a confirmation no marker waits for): as if none was classified.
     if (committed.stored.length === 0 && !committed.created && !committed.closed && !input.thenAgentDone) return { ok: true, skipped: true };

@@ -84,7 +84,7 @@ function planTotals(task: TaskRow | null): { done: number; total: number } {
   return { done: steps.filter((step) => (step as { done?: unknown } | null)?.done === true).length, total: steps.length };
 }
 
-/** Stats from the store when the session has no state.json. */
+/** Stats of a session's run, from the store. */
 function dbStats(db: Database, run: RunRow | null, task: TaskRow | null): LiveStats {
   const byType: Record<string, number> = {};
   let total = 0;
@@ -111,16 +111,6 @@ function latestTokenCount(db: Database, run: RunRow | null): number | null {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-/**
- * Spec 11: the state's last events; the store's newest `limit` when the state keeps fewer than that (it keeps 10,
- * `--limit` goes to 20) or has none, so the list never holds fewer events than the store could show.
- */
-function recentEvents(db: Database, run: RunRow | null, stateEvents: readonly LastEvent[], limit: number): LastEvent[] {
-  if (!run || stateEvents.length >= limit) return [...stateEvents];
-  const stored = dbEvents(db, run.run_key, limit);
-  return stored.length > stateEvents.length ? stored : [...stateEvents];
 }
 
 export function liveSnapshot(db: Database, root: string, dbPath: string, agent: string | null, limit: number): LiveSnapshot {
@@ -153,8 +143,11 @@ export function liveSnapshot(db: Database, root: string, dbPath: string, agent: 
     currentTask: state?.current_task ?? null,
     run,
     task,
-    stats: state ? { ...state.stats } : dbStats(db, run, task),
-    recentEvents: recentEvents(db, run, stateEvents, limit),
+    // Counts and recent events come from the store whenever the session's run is known: state.json is a copy each
+    // hook rewrites after its commit, and parallel hooks (Codex launches every matching handler at once) overwrite
+    // each other's copies, so it can show fewer events than the store holds (issue 13).
+    stats: state && !run ? { ...state.stats } : dbStats(db, run, task),
+    recentEvents: run ? dbEvents(db, run.run_key, limit) : stateEvents,
     guardEvents: run ? runGuardEvents(db, run.run_key, limit) : [],
     contextEstimated: latestTokenCount(db, run),
     warning: proc === "dead" && phase === "active" ? DEAD_PROCESS_WARNING : null,

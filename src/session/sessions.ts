@@ -145,12 +145,12 @@ export function initialState(session: NewSession, summary: string, extra: Partia
 
 /**
  * After commit: the agent pointer (unless a valid pointer already holds the slot and `replacePointer`
- * is false), state.json (unless the caller wrote it inside its transaction: `stateWritten`) and the first ndjson line.
+ * is false), state.json and the first ndjson line.
  */
 export function publishNewSession(
   db: Database,
   session: NewSession,
-  options: { summary: string; ndjsonLine: Record<string, unknown>; replacePointer?: boolean; state?: Partial<LiveState>; stateWritten?: boolean },
+  options: { summary: string; ndjsonLine: Record<string, unknown>; replacePointer?: boolean; state?: Partial<LiveState> },
 ): void {
   const { input } = session;
   const occupied = !options.replacePointer && findValidPointerRun(db, input.root, input.agent) !== null;
@@ -169,7 +169,7 @@ export function publishNewSession(
       // The pointer is an accelerator; the open run in SQLite still identifies the session.
     }
   }
-  if (!options.stateWritten) writeState(input.root, initialState(session, options.summary, options.state));
+  writeState(input.root, initialState(session, options.summary, options.state));
   appendNdjson(input.root, session.sessionKey, [options.ndjsonLine]);
 }
 
@@ -186,15 +186,15 @@ export function closeSessionRows(db: Database, input: CloseInput): RunRow | null
   return closed;
 }
 
-/** After commit: pointer removed (when it names the run), state.json closed (unless the caller did: `stateWritten`). */
-export function publishClosedSession(root: string, run: RunRow, at: string, stateWritten = false): void {
+/** After commit: pointer removed (when it names the run), state.json closed. */
+export function publishClosedSession(root: string, run: RunRow, at: string): void {
   const agent = canonicalAgent(run.agent_name);
   try {
     clearPointer(root, agent, run.run_key);
   } catch {
     // Best effort: a stale pointer is invalid anyway once the run is completed.
   }
-  if (!run.session_key || stateWritten) return;
+  if (!run.session_key) return;
   const state = readState(root, run.session_key);
   if (state) writeState(root, closeState(state, at));
 }

@@ -68,7 +68,7 @@ describe("hooks:emit — live:status under parallel writers (issue 13)", () => {
     test(`${writers} parallel emits into one session: live:status counts and lists every one the store holds`, async () => {
       const project = tempProject();
       const home = tempDir();
-      // The session exists first (as after a session's first hook), then every writer folds into the same state.json.
+      // The session exists first (as after a session's first hook); then every writer rewrites the same state.json.
       expect((await spawnEmit(project, home, writePayload("first.ts")).exited)).toBe(0);
       const codes = await Promise.all(Array.from({ length: writers }, (_, i) => spawnEmit(project, home, writePayload(`par${i}.ts`)).exited));
       expect(codes.every((code) => code === 0)).toBe(true);
@@ -80,13 +80,13 @@ describe("hooks:emit — live:status under parallel writers (issue 13)", () => {
       // The newest events, exactly as the store has them, oldest first.
       const newest = stored.slice(-20).map((row) => row.message);
       expect(status.recentEvents.map((event) => event.summary)).toEqual(newest);
-      // Without --limit: the state's ten newest.
+      // Without --limit: the store's newest 8.
       const plain = runAioson(["live:status", project, "--agent=dev", "--json"]).json as Status;
-      expect(plain.recentEvents.map((event) => event.summary)).toEqual(stored.slice(-10).map((row) => row.message));
+      expect(plain.recentEvents.map((event) => event.summary)).toEqual(stored.slice(-8).map((row) => row.message));
     }, 120_000);
   }
 
-  test("cold start: 12 parallel first emits create one session whose state.json holds all of them", async () => {
+  test("cold start: 12 parallel first emits create one session, and live:status counts all of them", async () => {
     const project = tempProject();
     const home = tempDir();
     const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => spawnEmit(project, home, writePayload(`cold${i}.ts`)).exited));
