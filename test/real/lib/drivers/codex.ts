@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { BINARY } from "../../../helpers.ts";
 import type { InstalledHarness } from "../install.ts";
 import { jsonLines, RUN_TOKEN, runTracked, TOKEN_VARIABLE, type RunResult } from "../processes.ts";
-
 import { baseEnv, type World } from "../project.ts";
 import type { ModelServer } from "../server.ts";
 
