@@ -142,11 +142,11 @@ export function assertFinished(run: CodexRun): void {
 }
 
 /**
- * The Codex TUI in a detached tmux session on a socket of its own (`-L`), started with `--no-daemon`; the run token
- * is in its environment, so the bench's sweep finds it like any other process it started.
+ * The Codex TUI in a detached tmux session on a server of its own (its socket in the world's folder, removed with
+ * it), started with `--no-daemon`; the run token is in its environment, so the bench's sweep finds it like any other
+ * process it started.
  */
 export class CodexTui {
-  readonly socket = `aioson-${RUN_TOKEN}`;
   readonly session = "codex";
 
   constructor(
@@ -155,7 +155,7 @@ export class CodexTui {
   ) {}
 
   #tmux(...args: string[]): { code: number; out: string } {
-    const run = Bun.spawnSync(["tmux", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp" } });
+    const run = Bun.spawnSync(["tmux", "-S", join(this.world.root, "tmux.sock"), ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp" } });
     return { code: run.exitCode ?? -1, out: run.stdout.toString() };
   }
 
