@@ -1,10 +1,7 @@
-/** Caps on stored strings: a cut is always visible, never silent. */
-export const CUT_MARK = "…[truncated]";
+import { CUT_MARK } from "../core/labels.ts";
 
-/** At most `max` characters in all; a longer text keeps its head and ends with the cut mark. */
-export function capHead(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - CUT_MARK.length))}${CUT_MARK}` : text;
-}
+/** The caps shared with every stored label live with the label schema. */
+export { CUT_MARK, capHead } from "../core/labels.ts";
 
 /** At most `max` characters in all; a longer text keeps its tail (where errors and summaries are) after a leading mark. */
 export function capTail(text: string, max: number): string {
