@@ -7,17 +7,21 @@
  *
  * Cost: one `lstat` per path component below the root (a handful of microseconds per write).
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
-/** Thrown when a project path must not be written; callers on a hook path log it and carry on. */
+/** What was refused: the message names it ("refused to open …" for the store, which is read and written). */
+export type FileAction = "write" | "read" | "open";
+
+/** Thrown when a project path must not be written (or read); callers on a hook path log it and carry on. */
 export class UnsafeProjectPathError extends Error {
   readonly code = "unsafe_project_path";
   constructor(
     readonly path: string,
     readonly why: string,
+    action: FileAction = "write",
   ) {
-    super(`refused to write ${path}: ${why}`);
+    super(`refused to ${action} ${path}: ${why}`);
     this.name = "UnsafeProjectPathError";
   }
 }
@@ -47,12 +51,12 @@ function componentsBelow(root: string, target: string): string[] | null {
  * ends the walk (what does not exist yet will be created by aioson as a plain folder or file). Throws
  * UnsafeProjectPathError otherwise.
  */
-export function assertProjectPath(root: string, target: string): void {
+export function assertProjectPath(root: string, target: string, action: FileAction = "write"): void {
   const parts = componentsBelow(root, target);
-  if (!parts) throw new UnsafeProjectPathError(target, "outside the project root");
+  if (!parts) throw new UnsafeProjectPathError(target, "outside the project root", action);
   let current = root;
   for (const [index, part] of parts.entries()) {
-    if (part === "..") throw new UnsafeProjectPathError(target, "leaves the project root");
+    if (part === "..") throw new UnsafeProjectPathError(target, "leaves the project root", action);
     current = join(current, part);
     let stat;
     try {
@@ -61,26 +65,85 @@ export function assertProjectPath(root: string, target: string): void {
       if (errno(error) === "ENOENT") return;
       throw error;
     }
-    if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(target, `${current} is a symlink`);
-    if (index < parts.length - 1 && !stat.isDirectory()) throw new UnsafeProjectPathError(target, `${current} is not a folder`);
+    if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(target, `${current} is a symlink`, action);
+    if (index < parts.length - 1 && !stat.isDirectory()) throw new UnsafeProjectPathError(target, `${current} is not a folder`, action);
   }
 }
 
-/** `mkdir -p` inside the project, one component at a time, refusing symlinks on the way. */
+/**
+ * `mkdir -p` inside the project, one component at a time, refusing symlinks and non-folders on the way: one `lstat`
+ * per existing component, a `mkdir` only for the missing ones.
+ */
 export function ensureProjectDir(root: string, dir: string): void {
-  assertProjectPath(root, dir);
-  const parts = componentsBelow(root, dir) ?? [];
+  if (relative(root, dir) === "") return;
+  const parts = componentsBelow(root, dir);
+  if (!parts) throw new UnsafeProjectPathError(dir, "outside the project root");
   let current = root;
+  let missing = false;
   for (const part of parts) {
+    if (part === "..") throw new UnsafeProjectPathError(dir, "leaves the project root");
     current = join(current, part);
-    try {
-      mkdirSync(current);
-    } catch (error) {
-      if (errno(error) !== "EEXIST") throw error;
-      const stat = lstatSync(current);
-      if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeProjectPathError(dir, `${current} is not a plain folder`);
+    if (missing) {
+      makeDir(dir, current);
+      continue;
     }
+    const stat = lstatOrNull(current);
+    if (stat === null) {
+      missing = true;
+      makeDir(dir, current);
+    } else if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(dir, `${current} is a symlink`);
+    else if (!stat.isDirectory()) throw new UnsafeProjectPathError(dir, `${current} is not a folder`);
   }
+}
+
+/** After ensureProjectDir(dirname(path)) has walked the folders: the file itself, inside the root and no symlink. */
+function assertLeaf(root: string, path: string): void {
+  const parts = componentsBelow(root, path);
+  if (!parts || parts.at(-1) === "..") throw new UnsafeProjectPathError(path, "outside the project root");
+  if (lstatOrNull(path)?.isSymbolicLink()) throw new UnsafeProjectPathError(path, `${path} is a symlink`);
+}
+
+/** Whether anything (a file, a folder, a symlink, even a dangling one) has this name; follows nothing. */
+export function entryExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if (errno(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** One `mkdir`; a folder another process made meanwhile is fine, anything else there is not. */
+function makeDir(target: string, path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if (errno(error) !== "EEXIST") throw error;
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeProjectPathError(target, `${path} is not a plain folder`);
+  }
+}
+
+/**
+ * assertProjectPath, and the file itself, when it exists, must be a regular file with no other hard link (a FIFO
+ * would block its reader, a hard link would let a write land in someone else's file). Returns whether it exists.
+ */
+export function assertProjectFile(root: string, path: string, action: FileAction = "write"): boolean {
+  assertProjectPath(root, path, action);
+  const stat = lstatOrNull(path);
+  if (stat === null) return false;
+  if (!stat.isFile()) throw new UnsafeProjectPathError(path, "not a regular file", action);
+  if (stat.nlink > 1) throw new UnsafeProjectPathError(path, "the file has other hard links", action);
+  return true;
 }
 
 /**
@@ -90,17 +153,53 @@ export function ensureProjectDir(root: string, dir: string): void {
  */
 export function appendProjectFile(root: string, path: string, data: string): void {
   ensureProjectDir(root, dirname(path));
-  assertProjectPath(root, path);
+  assertLeaf(root, path);
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o644);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnsafeProjectPathError(path, "not a regular file");
     if (stat.nlink > 1) throw new UnsafeProjectPathError(path, "the file has other hard links");
-    const bytes = Buffer.from(data, "utf8");
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    writeAll(fd, data);
   } finally {
     closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, data: string): void {
+  const bytes = Buffer.from(data, "utf8");
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+}
+
+/**
+ * Creates a project file that must not exist yet (O_EXCL: never through an existing name or symlink), e.g. a
+ * `.gitignore`; false when something already has that name.
+ */
+export function createProjectFile(root: string, path: string, data: string): boolean {
+  ensureProjectDir(root, dirname(path));
+  assertLeaf(root, path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+  } catch (error) {
+    if (errno(error) === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeAll(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** Removes a project file (never through a symlinked folder; a symlink itself is removed, not its target). */
+export function removeProjectFile(root: string, path: string): void {
+  assertProjectPath(root, path);
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errno(error) !== "ENOENT") throw error;
   }
 }
 
@@ -114,18 +213,17 @@ export function projectTempPath(path: string): string {
 /**
  * Replaces a project file atomically (temp file + rename, so readers never see half a file). The temp file is
  * created exclusively (never through an existing name or symlink); the rename replaces the directory entry, never
- * a symlink's target, and the target itself must not be a symlink.
+ * a symlink's target, and the target itself must not be a symlink. Stale temp files of the same target (a writer
+ * killed mid-write) are removed afterwards.
  */
 export function writeProjectFileAtomic(root: string, path: string, data: string, mode = 0o644): void {
   ensureProjectDir(root, dirname(path));
-  assertProjectPath(root, path);
+  assertLeaf(root, path);
   const temp = projectTempPath(path);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
   let open = true;
   try {
-    const bytes = Buffer.from(data, "utf8");
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    writeAll(fd, data);
     open = false;
     closeSync(fd);
     renameSync(temp, path);
@@ -134,4 +232,134 @@ export function writeProjectFileAtomic(root: string, path: string, data: string,
     rmSync(temp, { force: true });
     throw error;
   }
+  removeStaleTemps(path);
+}
+
+/** A temp file whose writer may still be running is left alone for this long (its pid may have been reused). */
+const TEMP_GRACE_MS = 10 * 60_000;
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return errno(error) === "ESRCH";
+  }
+}
+
+/**
+ * Removes the temp files of aioson's own naming (`.<name>.aioson-tmp-<pid>-…`) next to `path` whose writer is gone,
+ * or that are older than TEMP_GRACE_MS: a process killed between creating its temp file and the rename leaves one.
+ * Only regular files and symlinks with that exact prefix are touched; failures are ignored (housekeeping).
+ */
+export function removeStaleTemps(path: string): void {
+  const prefix = `.${basename(path)}${TEMP_MARK}`;
+  const dir = dirname(path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    const temp = join(dir, name);
+    try {
+      const stat = lstatSync(temp);
+      if (!stat.isFile() && !stat.isSymbolicLink()) continue;
+      const stale = !Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && processGone(pid)) || Date.now() - stat.mtimeMs > TEMP_GRACE_MS;
+      if (stale) unlinkSync(temp);
+    } catch {
+      // Another process removed or replaced it meanwhile.
+    }
+  }
+}
+
+/** A read refused because the path is not a regular file (a FIFO, device, socket or folder). */
+export class NotRegularFileError extends Error {
+  readonly code = "not_regular_file";
+  constructor(readonly path: string) {
+    super(`not a regular file: ${path}`);
+    this.name = "NotRegularFileError";
+  }
+}
+
+/** A whole-file read refused because the file is larger than its bound. */
+export class FileTooLargeError extends Error {
+  readonly code = "file_too_large";
+  constructor(
+    readonly path: string,
+    readonly maxBytes: number,
+  ) {
+    super(`larger than ${maxBytes} bytes: ${path}`);
+    this.name = "FileTooLargeError";
+  }
+}
+
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * Opens `path` for reading only when it is a regular file: O_NONBLOCK, so opening a FIFO never waits for a writer
+ * (a FIFO, device, socket or folder is then refused by fstat, NotRegularFileError). `nofollow`: a symlink as the
+ * file itself is refused too (ELOOP). The caller closes the descriptor.
+ */
+export function openRegularFile(path: string, nofollow = false): { fd: number; size: number } {
+  const fd = openSync(path, constants.O_RDONLY | NONBLOCK | (nofollow ? NOFOLLOW : 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFileError(path);
+    return { fd, size: stat.size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** `length` bytes of an open file from `position` (fewer when the file is shorter). */
+export function readBytes(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const n = readSync(fd, buffer, read, length - read, position + read);
+    if (n <= 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
+}
+
+/**
+ * A whole regular file as UTF-8, refused past `maxBytes` (FileTooLargeError) or when it is not a regular file
+ * (NotRegularFileError); a missing file throws ENOENT as usual.
+ */
+export function readRegularFile(path: string, maxBytes: number, nofollow = false): string {
+  const { fd, size } = openRegularFile(path, nofollow);
+  try {
+    if (size > maxBytes) throw new FileTooLargeError(path, maxBytes);
+    return readBytes(fd, 0, size).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file aioson keeps inside the project (pointer, state.json): read only when no component on the way is a
+ * symlink (the same rule as a write: a committed symlink must not pull another file into aioson), and only a
+ * regular file of at most `maxBytes`. Null when it does not exist; throws when it is refused.
+ */
+export function readProjectFile(root: string, path: string, maxBytes: number): string | null {
+  assertProjectPath(root, path, "read");
+  try {
+    return readRegularFile(path, maxBytes, true);
+  } catch (error) {
+    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return null;
+    throw error;
+  }
+}
+
+/** The size of a project file, or null when it does not exist (hook-log rotation); follows nothing. */
+export function projectFileSize(root: string, path: string): number | null {
+  assertProjectPath(root, path);
+  const stat = lstatOrNull(path);
+  return stat?.isFile() ? stat.size : null;
 }
