@@ -8,18 +8,13 @@ import { defineCommand, type CommandDef } from "../cli/command.ts";
 const STDIN_TOTAL_MS = 2_000;
 
 async function readEvent(args: { event?: string; "event-file"?: string }): Promise<Record<string, unknown> | null> {
-  const { parsePayload, readStdinText, FIRST_BYTE_MS } = await import("../core/stdin.ts");
-  let text: string | null = null;
+  const { parsePayload, readPayloadFile, readStdinText, FIRST_BYTE_MS } = await import("../core/stdin.ts");
+  let text: string;
   if (typeof args.event === "string" && args.event !== "") text = args.event;
-  else if (typeof args["event-file"] === "string" && args["event-file"] !== "") {
-    const { readFileSync } = await import("node:fs");
-    try {
-      text = readFileSync(args["event-file"], "utf8");
-    } catch {
-      return null;
-    }
-  } else {
-    const read = await readStdinText({ firstByteMs: FIRST_BYTE_MS, totalMs: STDIN_TOTAL_MS });
+  else {
+    // --event-file: regular files only (never /dev/zero or a FIFO), with the bounds of a stdin payload.
+    const file = args["event-file"];
+    const read = typeof file === "string" && file !== "" ? readPayloadFile(file) : await readStdinText({ firstByteMs: FIRST_BYTE_MS, totalMs: STDIN_TOTAL_MS });
     if (read.kind === "none") return null;
     text = read.text;
   }

@@ -1,9 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { DIRECT_MAX_BYTES, MAX_STORED_BYTES, PayloadCollector } from "./payload-text.ts";
+import { openRegularFile } from "./project-fs.ts";
 
 /** Spec 0.4: how long a hook waits for a harness that never writes or never closes stdin. */
 export const FIRST_BYTE_MS = 500;
 export const TOTAL_MS = 5_000;
-export const MAX_STORED_BYTES = 16 * 1024 * 1024;
 /**
  * A quiet gap after which bytes that already form one JSON object are taken as the whole payload:
  * Antigravity's runner is reported never to close stdin (harness-protocols 4.3 and 6.4,
@@ -13,7 +14,7 @@ export const IDLE_MS = 75;
 
 export type StdinRead =
   | { kind: "text"; text: string }
-  | { kind: "none"; reason: "tty" | "closed" | "empty" | "no-data" | "timeout" | "error" };
+  | { kind: "none"; reason: "tty" | "closed" | "empty" | "no-data" | "timeout" | "too-large" | "error" };
 
 export type PayloadRead =
   | { kind: "payload"; payload: Record<string, unknown> }
@@ -41,24 +42,9 @@ function stdinKind(): StdinKind | null {
 
 type Timer = ReturnType<typeof setTimeout>;
 
-/** The bytes read so far: at most MAX_STORED_BYTES are kept, the rest is drained and dropped. */
-type Collected = { chunks: Uint8Array[]; stored: number };
-
-function keep(collected: Collected, bytes: Uint8Array): void {
-  const room = MAX_STORED_BYTES - collected.stored;
-  if (room <= 0 || bytes.byteLength === 0) return;
-  const chunk = bytes.byteLength > room ? bytes.subarray(0, room) : bytes;
-  collected.chunks.push(chunk);
-  collected.stored += chunk.byteLength;
-}
-
-function decode(collected: Collected): string {
-  const { chunks, stored } = collected;
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, stored));
-}
-
 /** Cheap shape test first, so an idle pause in the middle of a large payload costs no parse. */
-function isWholeObject(text: string): boolean {
+function isWholeObject(text: string | null): boolean {
+  if (text === null) return false;
   const trimmed = text.trim();
   return trimmed.startsWith("{") && trimmed.endsWith("}") && parsePayload(trimmed).kind === "payload";
 }
@@ -73,7 +59,7 @@ const READ_CHUNK_BYTES = 64 * 1024;
  * bytes kept coming past TOTAL_MS, null that this stdin cannot be read this way (a socket, as Node gives its
  * children, or another OS).
  */
-function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: number): "eof" | "more" | "timeout" | null {
+function readWithoutWaiting(kind: StdinKind, collected: PayloadCollector, deadlineAt: number): "eof" | "more" | "timeout" | null {
   if (kind !== "file" && !(kind === "fifo" && process.platform === "linux")) return null;
   let fd: number;
   try {
@@ -82,11 +68,13 @@ function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: n
     return null;
   }
   try {
+    // One buffer for every read: what is drained past the bound must cost no memory (a fresh buffer per read is
+    // garbage the collector does not reclaim within this loop: `yes | aioson hooks:emit` reached 2.4 GB).
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     for (;;) {
-      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
       const read = readSync(fd, buffer, 0, buffer.byteLength, null);
       if (read === 0) return "eof";
-      keep(collected, buffer.subarray(0, read));
+      collected.add(buffer.subarray(0, read), true);
       if (Date.now() >= deadlineAt) return "timeout";
     }
   } catch (error) {
@@ -99,51 +87,66 @@ function readWithoutWaiting(kind: StdinKind, collected: Collected, deadlineAt: n
 
 type StreamEnd = "eof" | "idle" | "timeout" | "no-data";
 
-/** The harness is still writing: reads the stream until EOF, the deadline, or (with idleMs) a quiet whole object. */
-async function readStream(collected: Collected, limits: StdinLimits, started: number): Promise<StreamEnd> {
+/** Past the direct bound, every this many bytes read from the stream are followed by a collection (see reclaim). */
+const RECLAIM_EVERY_BYTES = 2 * 1024 * 1024;
+let reclaimedAt = 0;
+
+/**
+ * Each stream chunk is a fresh buffer, and a writer that never stops (`yes | aioson hooks:emit`) produces them far
+ * faster than the collector reclaims them on its own: a synchronous collection every few MiB keeps the peak within
+ * the issue-11 bound. A usual payload never reaches it.
+ */
+function reclaim(collected: PayloadCollector): void {
+  if (collected.seen - reclaimedAt < RECLAIM_EVERY_BYTES) return;
+  reclaimedAt = collected.seen;
+  Bun.gc(true);
+}
+
+/**
+ * The harness is still writing: reads the stream until EOF, the deadline, or (with idleMs) a quiet whole object.
+ * The bounds are timers that cancel the reader (which ends the pending read), not promises raced against every
+ * read: a race leaves a reaction on a promise that never settles, one per chunk, and a writer that never stops
+ * (`yes | aioson hooks:emit`) grew that to gigabytes within the 5 s bound.
+ */
+async function readStream(collected: PayloadCollector, limits: StdinLimits, started: number): Promise<StreamEnd> {
   const reader = Bun.stdin.stream().getReader();
-  let totalTimer: Timer | undefined;
+  let end: StreamEnd | null = null;
+  const stop = (why: StreamEnd): void => {
+    if (end !== null) return;
+    end = why;
+    reader.cancel().catch(() => undefined);
+  };
+  let sawBytes = collected.seen > 0;
+  const untilTotal = (): number => Math.max(0, limits.totalMs - (Date.now() - started));
+  let totalTimer: Timer = sawBytes ? setTimeout(() => stop("timeout"), untilTotal()) : setTimeout(() => stop("no-data"), limits.firstByteMs);
   let idleTimer: Timer | undefined;
-  const deadline = (ms: number) =>
-    new Promise<"timeout">((settle) => {
-      totalTimer = setTimeout(() => settle("timeout"), ms);
-    });
-  const quiet = (ms: number) =>
-    new Promise<"idle">((settle) => {
-      idleTimer = setTimeout(() => settle("idle"), ms);
-    });
-  const untilTotal = () => deadline(Math.max(0, limits.totalMs - (Date.now() - started)));
+  const onIdle = (): void => {
+    if (collected.stored > 0 && isWholeObject(collected.text())) stop("idle");
+  };
+  const armIdle = (): void => {
+    if (limits.idleMs === undefined) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(onIdle, limits.idleMs);
+  };
+  if (sawBytes) armIdle();
   try {
-    let sawBytes = collected.stored > 0;
-    let wait = sawBytes ? untilTotal() : deadline(limits.firstByteMs);
-    let idle: Promise<"idle"> | null = sawBytes && limits.idleMs !== undefined ? quiet(limits.idleMs) : null;
-    // One outstanding read at a time: an idle wake-up must not start a second read.
-    let pending = reader.read();
     for (;;) {
-      const next = await Promise.race(idle ? [pending, wait, idle] : [pending, wait]);
-      if (next === "timeout") return sawBytes ? "timeout" : "no-data";
-      if (next === "idle") {
-        if (collected.stored > 0 && collected.stored < MAX_STORED_BYTES && isWholeObject(decode(collected))) return "idle";
-        idle = null;
-        continue;
-      }
+      const next = await reader.read();
+      if (end !== null) return end;
       if (next.done) return "eof";
       if (!sawBytes) {
         sawBytes = true;
         clearTimeout(totalTimer);
-        wait = untilTotal();
+        totalTimer = setTimeout(() => stop("timeout"), untilTotal());
       }
-      keep(collected, next.value);
-      if (limits.idleMs !== undefined) {
-        clearTimeout(idleTimer);
-        idle = quiet(limits.idleMs);
-      }
-      pending = reader.read();
+      collected.add(next.value);
+      reclaim(collected);
+      armIdle();
     }
   } finally {
     clearTimeout(totalTimer);
     clearTimeout(idleTimer);
-    reader.cancel().catch(() => undefined);
+    if (end === null) reader.cancel().catch(() => undefined);
   }
 }
 
@@ -156,7 +159,7 @@ export async function readStdinText(limits: StdinLimits = { firstByteMs: FIRST_B
   const kind = stdinKind();
   if (kind === null) return { kind: "none", reason: "closed" };
   if (kind === "terminal") return { kind: "none", reason: "tty" };
-  const collected: Collected = { chunks: [], stored: 0 };
+  const collected = new PayloadCollector();
   const started = Date.now();
   try {
     const early = readWithoutWaiting(kind, collected, started + limits.totalMs);
@@ -168,8 +171,49 @@ export async function readStdinText(limits: StdinLimits = { firstByteMs: FIRST_B
   } catch {
     return { kind: "none", reason: "error" };
   }
-  if (collected.stored === 0) return { kind: "none", reason: "empty" };
-  return { kind: "text", text: decode(collected) };
+  return collectedText(collected);
+}
+
+/**
+ * The text of what was read. After a large payload the collection garbage (read chunks, the filter's buffer) is
+ * reclaimed before anything else runs, so parsing and recording start from a small heap (issue 11's memory bound).
+ */
+function collectedText(collected: PayloadCollector): StdinRead {
+  if (collected.seen === 0) return { kind: "none", reason: "empty" };
+  const text = collected.text();
+  if (collected.seen > DIRECT_MAX_BYTES) {
+    collected.release();
+    Bun.gc(true);
+  }
+  return text === null ? { kind: "none", reason: "too-large" } : { kind: "text", text };
+}
+
+/**
+ * A payload from a file (`context:guard --event-file`), with the same bounds as stdin: opened only when it is a
+ * regular file (a FIFO, device such as /dev/zero, socket or folder is refused without blocking), no larger than
+ * the spec's 16 MiB, kept within the payload bounds of payload-text.ts.
+ */
+export function readPayloadFile(path: string): StdinRead {
+  let file: { fd: number; size: number };
+  try {
+    file = openRegularFile(path);
+  } catch {
+    return { kind: "none", reason: "error" };
+  }
+  try {
+    if (file.size > MAX_STORED_BYTES) return { kind: "none", reason: "too-large" };
+    const collected = new PayloadCollector();
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (let read = readSync(file.fd, buffer, 0, buffer.byteLength, null); read > 0; read = readSync(file.fd, buffer, 0, buffer.byteLength, null)) {
+      collected.add(buffer.subarray(0, read), true);
+      if (collected.tooLarge) return { kind: "none", reason: "too-large" };
+    }
+    return collectedText(collected);
+  } catch {
+    return { kind: "none", reason: "error" };
+  } finally {
+    closeSync(file.fd);
+  }
 }
 
 /** Parses a hook payload: only a JSON object counts (spec 0.4 step 3). */

@@ -67,6 +67,32 @@ const PASS_SIGNALS: readonly RegExp[] = [
 /** Summaries sit at the end of the output; a 10 MB log is not scanned whole. */
 const SCAN_TAIL = 256 * 1024;
 
+function scanWindow(output: string): string {
+  return output.length > SCAN_TAIL ? output.slice(-SCAN_TAIL) : output;
+}
+
+/**
+ * The lines of `text` one at a time, last first when `backwards`; `visit` returns true to stop. Never split into an
+ * array: 100,000 short lines held at once cost the hook some 20 MB (issue 11: peak memory under 64 MiB).
+ */
+function eachLine(text: string, backwards: boolean, visit: (line: string) => boolean): void {
+  if (backwards) {
+    for (let end = text.length; end >= 0; ) {
+      // lastIndexOf clamps a negative start to 0, which would find a leading newline again and again.
+      const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+      if (visit(text.slice(start, end))) return;
+      end = start - 1;
+    }
+    return;
+  }
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? text.length : newline;
+    if (visit(text.slice(start, end))) return;
+    start = end + 1;
+  }
+}
+
 function isFailLine(line: string): boolean {
   if (TAP_NOT_OK.test(line)) return !TAP_DIRECTIVE.test(line);
   return FAIL_SIGNALS.some((signal) => signal.test(line));
@@ -74,14 +100,14 @@ function isFailLine(line: string): boolean {
 
 /** Spec 4.7: failed on any failure signal, else passed on any pass signal; summary = last matching line (trimmed, uncapped: the caller redacts, then caps). */
 export function testVerdict(output: string): { verdict: Outcome; summary: string | null } {
-  const lines = (output.length > SCAN_TAIL ? output.slice(-SCAN_TAIL) : output).split("\n");
   let lastFail: string | null = null;
   let lastPass: string | null = null;
-  for (const rawLine of lines) {
-    const line = rawLine.replace(/\r$/, "");
+  eachLine(scanWindow(output), false, (rawLine) => {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
     if (isFailLine(line)) lastFail = line;
     else if (PASS_SIGNALS.some((signal) => signal.test(line))) lastPass = line;
-  }
+    return false;
+  });
   const pick = (line: string | null) => (line === null ? null : line.trim());
   if (lastFail !== null) return { verdict: "failed", summary: pick(lastFail) };
   if (lastPass !== null) return { verdict: "passed", summary: pick(lastPass) };
@@ -93,12 +119,13 @@ const ERROR_EXIT = /(?:exit code:?|exited with code)\s*(-?\d+)/i;
 
 /** Spec 4.5 rule 3: the last `Process exited with code N` / `Exit code: N` line decides. */
 export function exitLineCode(output: string): number | null {
-  const lines = (output.length > SCAN_TAIL ? output.slice(-SCAN_TAIL) : output).split("\n");
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const match = EXIT_LINE.exec(lines[i] as string);
-    if (match) return Number(match[1]);
-  }
-  return null;
+  let code: number | null = null;
+  eachLine(scanWindow(output), true, (line) => {
+    const match = EXIT_LINE.exec(line);
+    if (match) code = Number(match[1]);
+    return match !== null;
+  });
+  return code;
 }
 
 export type OutcomeInput = {
