@@ -1,6 +1,8 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { runtimeDir } from "../store/paths.ts";
+import { ensureRuntimeDir } from "../store/runtime-dir.ts";
+import { appendProjectFile, assertProjectPath, projectFileSize } from "./project-fs.ts";
 
 /** The log keeps two generations of at most this size, so a noisy failure can never fill a disk. */
 export const HOOK_LOG_MAX_BYTES = 256 * 1024;
@@ -15,22 +17,29 @@ function describe(problem: unknown): string {
   return typeof problem === "string" ? problem : JSON.stringify(problem) ?? String(problem);
 }
 
+/** Past the bound the log becomes `hooks.log.1` (replacing the older generation): a rename inside the runtime folder. */
+function rotate(root: string, path: string): void {
+  const size = projectFileSize(root, path);
+  if (size === null || size <= HOOK_LOG_MAX_BYTES) return;
+  const older = `${path}.1`;
+  assertProjectPath(root, older);
+  renameSync(path, older);
+}
+
 /**
  * Appends one line to `<root>/.aioson/runtime/hooks.log`: what a harness hides (hook stderr, exit codes)
- * stays visible here. Only ever called with a real project root; never throws.
+ * stays visible here. Only ever called with a real project root; never throws. The log is written like every
+ * other project file (project-fs): a symlinked runtime folder or log is refused, and then nothing is logged.
  */
 export function logHookProblem(root: string | null, command: string, problem: unknown): void {
   if (!root) return;
   try {
     const path = hookLogPath(root);
-    mkdirSync(runtimeDir(root), { recursive: true });
-    try {
-      if (statSync(path).size > HOOK_LOG_MAX_BYTES) renameSync(path, `${path}.1`);
-    } catch {
-      // No log yet.
-    }
-    const text = describe(problem).replace(/[\r\n]+/g, " ").slice(0, MESSAGE_MAX);
-    appendFileSync(path, `${new Date().toISOString()} ${command} ${text}\n`);
+    ensureRuntimeDir(root);
+    rotate(root, path);
+    // One line, no control characters: a message may quote project text, and people read this log in a terminal.
+    const text = describe(problem).slice(0, MESSAGE_MAX).replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+    appendProjectFile(root, path, `${new Date().toISOString()} ${command} ${text}\n`);
   } catch {
     // The log is best effort: a hook must never fail because its diagnostics could not be written.
   }

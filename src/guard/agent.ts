@@ -14,11 +14,12 @@ function isAuto(value: string | undefined): boolean {
 export async function latestBriefAgent(root: string, now = Date.now()): Promise<string | null> {
   if (!existsSync(dbPath(root))) return null;
   try {
-    const { Database } = await import("bun:sqlite");
-    const db = new Database(dbPath(root), { readonly: true });
+    // Through openStore: a symlinked store (another project's) is refused, not read.
+    const { openStore, closeStore } = await import("../store/db.ts");
+    const store = openStore(root, { mustExist: true, readonly: true, maxWaitMs: 200 });
+    if (!store) return null;
     try {
-      db.exec("PRAGMA busy_timeout = 200");
-      const row = db
+      const row = store.db
         .query(
           `SELECT agent_name FROM execution_events
            WHERE created_at >= ? AND ((source = 'context_brief' AND event_type = 'brief_built')
@@ -28,7 +29,7 @@ export async function latestBriefAgent(root: string, now = Date.now()): Promise<
         .get(new Date(now - RECENT_BRIEF_MS).toISOString()) as { agent_name: string | null } | null;
       return row?.agent_name ? row.agent_name : null;
     } finally {
-      db.close();
+      closeStore(store);
     }
   } catch {
     return null;

@@ -1,11 +1,16 @@
 import { Database, constants } from "bun:sqlite";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync } from "node:fs";
+import { assertProjectFile, entryExists } from "../core/project-fs.ts";
 import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
-import { dbPath, runtimeDir } from "./paths.ts";
+import { dbPath } from "./paths.ts";
+import { ensureRuntimeDir } from "./runtime-dir.ts";
 
 export type Store = {
   db: Database;
+  /** The store as the command names it (`<root>/.aioson/runtime/aios.sqlite`). */
   path: string;
+  /** The same file under the root's real path: what SQLite opens (SQLITE_OPEN_NOFOLLOW refuses any symlink in it). */
+  file: string;
   root: string;
   readonly: boolean;
   /** Every busy wait of this handle (busy timeout and retries together) gives up after this long. */
@@ -106,19 +111,56 @@ export type OpenOptions = {
 };
 
 /**
+ * SQLITE_OPEN_NOFOLLOW: SQLite refuses a symlink anywhere in the database path, and opens its `-wal`, `-shm` and
+ * `-journal` files without following one either (SQLITE_CANTOPEN), so a project cannot point the store elsewhere.
+ */
+const READ_WRITE = constants.SQLITE_OPEN_READWRITE | constants.SQLITE_OPEN_CREATE | constants.SQLITE_OPEN_NOFOLLOW;
+const READ_ONLY = constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_NOFOLLOW;
+const SIDE_FILES = ["-wal", "-shm", "-journal"] as const;
+
+/**
+ * The store files as a project holds them: no symlink from the root down to `aios.sqlite`, and the database and
+ * each of its side files, when present, a regular file with no other hard link (a FIFO would hang SQLite, a hard
+ * link would let it write into another file). Checked before every open, for readers too: a committed symlink to
+ * another project's store must not be read into a checkpoint. Windows has no O_NOFOLLOW, so this walk is its
+ * whole check. Throws UnsafeProjectPathError; returns whether the database exists.
+ */
+function assertStoreFiles(root: string, file: string): boolean {
+  const exists = assertProjectFile(root, file, "open");
+  for (const suffix of SIDE_FILES) assertProjectFile(root, `${file}${suffix}`, "open");
+  return exists;
+}
+
+/** The root's real path (SQLite's NOFOLLOW check covers every component); a user command's new folder is made. */
+function realRoot(root: string, create: boolean): string {
+  try {
+    return realpathSync(root);
+  } catch (error) {
+    if (!create || (error as { code?: unknown } | null)?.code !== "ENOENT") throw error;
+    mkdirSync(root, { recursive: true });
+    return realpathSync(root);
+  }
+}
+
+/**
  * Spec 2.2: opens `<root>/.aioson/runtime/aios.sqlite`. With `mustExist`, a missing store answers
  * null and nothing is created. busy_timeout is set before WAL so that the switch itself waits.
+ * Throws UnsafeProjectPathError when the store's path or files are not aioson's own (see assertStoreFiles).
  */
 export function openStore(root: string, options: OpenOptions = {}): Store | null {
   const path = dbPath(root);
-  if (options.mustExist && !existsSync(path)) return null;
-  if (!options.readonly) mkdirSync(runtimeDir(root), { recursive: true });
-  const db = options.readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true });
+  if (options.mustExist && !entryExists(path)) return null;
+  const readonly = options.readonly === true;
+  const real = realRoot(root, !readonly && !options.mustExist);
+  const file = dbPath(real);
+  if (!assertStoreFiles(real, file) && options.mustExist) return null;
+  if (!readonly) ensureRuntimeDir(real);
+  const db = new Database(file, readonly ? READ_ONLY : READ_WRITE);
   const maxWaitMs = Math.min(options.maxWaitMs ?? BUSY_TIMEOUT_MS, BUSY_TIMEOUT_MS);
   const deadline = Date.now() + maxWaitMs;
   try {
     db.exec(`PRAGMA busy_timeout = ${maxWaitMs}`);
-    if (!options.readonly) {
+    if (!readonly) {
       withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       tuneForShortLivedWriters(db);
       db.exec("PRAGMA foreign_keys = ON");
@@ -128,12 +170,12 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
     db.close();
     throw error;
   }
-  return { db, path, root, readonly: options.readonly === true, maxWaitMs };
+  return { db, path, file, root, readonly, maxWaitMs };
 }
 
 function walBytes(store: Store): number {
   try {
-    return statSync(`${store.path}-wal`).size;
+    return lstatSync(`${store.file}-wal`).size;
   } catch {
     return 0;
   }
@@ -156,7 +198,7 @@ function checkpointIfFree(db: Database): void {
 function openKeeper(path: string): Database | null {
   let keeper: Database | null = null;
   try {
-    keeper = new Database(path, { readonly: true });
+    keeper = new Database(path, READ_ONLY);
     keeper.query("PRAGMA user_version").get();
     return keeper;
   } catch {
@@ -182,7 +224,7 @@ export function closeStore(store: Store): void {
     checkpointIfFree(db);
     return db.close();
   }
-  const keeper = openKeeper(store.path);
+  const keeper = openKeeper(store.file);
   db.close();
   keeper?.close();
 }
