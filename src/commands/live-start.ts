@@ -1,9 +1,10 @@
 import { defineCommand } from "../cli/command.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
+import { readRegularFile } from "../core/project-fs.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
-import { DIR_ARG, JSON_ARG, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
 import {
   LIVE_TOOLS,
   publishLiveStart,
@@ -22,6 +23,8 @@ function liveTool(value: unknown): LiveTool {
   return found;
 }
 
+const PLAN_MAX_BYTES = 4 * 1024 * 1024;
+
 /** `--plan=<file>`: relative to the cwd, else to the project root; stored project-relative when inside it. */
 function readPlan(root: string, file: string | null): { planRef: string | null; planSteps: PlanStep[] } {
   if (file === null) return { planRef: null, planSteps: [] };
@@ -29,7 +32,8 @@ function readPlan(root: string, file: string | null): { planRef: string | null; 
   if (!path) throw new CommandError(`Plan file not found: ${file}`);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A regular file only (a FIFO would hang the command), bounded like any project file aioson reads.
+    text = readRegularFile(path, PLAN_MAX_BYTES);
   } catch (error) {
     throw new CommandError(`Plan file not readable: ${file} (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -67,7 +71,7 @@ export default defineCommand({
       tool,
       title: textOption(args.title),
       goal: textOption(args.goal),
-      sessionKey: textOption(args.session),
+      sessionKey: sessionKeyOption(args.session),
       message: textOption(args.message),
       ...readPlan(root, textOption(args.plan)),
     };

@@ -1,9 +1,13 @@
-import { appendFileSync, mkdirSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { join } from "node:path";
+import { logHookProblem } from "../core/hook-log.ts";
+import { appendProjectFile, assertProjectPath, openRegularFile, readBytes } from "../core/project-fs.ts";
 import { sessionDir } from "../store/paths.ts";
+import { ensureRuntimeDir } from "../store/runtime-dir.ts";
 
 export const NDJSON_TEXT_MAX = 500;
 
+/** Throws UnsafeProjectPathError for a session key that cannot name a folder (store/paths.ts). */
 export function ndjsonPath(root: string, sessionKey: string): string {
   return join(sessionDir(root, sessionKey), "events.ndjson");
 }
@@ -15,31 +19,34 @@ export function capLineText(text: string): string {
 
 /**
  * Appends lines with one O_APPEND write, so lines from parallel hook processes never interleave.
- * Returns false when the file could not be written (the store already holds the event).
+ * Returns false when the file could not be written (the store already holds the event); a refused path (an
+ * unsafe session key, a symlink on the way) is logged.
  */
 export function appendNdjson(root: string, sessionKey: string, lines: readonly Record<string, unknown>[]): boolean {
   if (lines.length === 0) return true;
   try {
-    mkdirSync(sessionDir(root, sessionKey), { recursive: true });
-    appendFileSync(ndjsonPath(root, sessionKey), lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    const path = ndjsonPath(root, sessionKey);
+    ensureRuntimeDir(root, sessionDir(root, sessionKey));
+    appendProjectFile(root, path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     return true;
-  } catch {
+  } catch (error) {
+    logHookProblem(root, "live", error);
     return false;
   }
 }
 
 const TAIL_BYTES = 64 * 1024;
 
-/** The last complete line of a session's events.ndjson, parsed; null when absent or unreadable. */
+/** The last complete line of a session's events.ndjson, parsed; null when absent, unreadable or refused. */
 export function readLastNdjsonLine(root: string, sessionKey: string): Record<string, unknown> | null {
   let fd: number | undefined;
   try {
-    fd = openSync(ndjsonPath(root, sessionKey), "r");
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.toString("utf8").split("\n").filter((line) => line.trim() !== "");
+    const path = ndjsonPath(root, sessionKey);
+    assertProjectPath(root, path, "read");
+    const file = openRegularFile(path, true);
+    fd = file.fd;
+    const length = Math.min(file.size, TAIL_BYTES);
+    const lines = readBytes(fd, file.size - length, length).toString("utf8").split("\n").filter((line) => line.trim() !== "");
     for (let i = lines.length - 1; i >= 0; i--) {
       try {
         const value: unknown = JSON.parse(lines[i] as string);

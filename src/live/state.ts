@@ -1,10 +1,14 @@
-import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../core/atomic-write.ts";
+import { logHookProblem } from "../core/hook-log.ts";
+import { isSafeKey } from "../core/labels.ts";
+import { readProjectFile, writeProjectFileAtomic } from "../core/project-fs.ts";
 import { sessionDir } from "../store/paths.ts";
+import { ensureRuntimeDir } from "../store/runtime-dir.ts";
 
 const LAST_EVENTS_KEPT = 10;
+/** A state.json holds ten capped events and a few keys; a larger file is not one aioson wrote. */
+const STATE_MAX_BYTES = 1024 * 1024;
 
 export const LastEventSchema = v.object({ ts: v.string(), type: v.string(), summary: v.string() });
 export type LastEvent = v.InferOutput<typeof LastEventSchema>;
@@ -19,7 +23,8 @@ const StatsSchema = v.object({
 
 /** Spec 2.7 state.json, shared by live, hooks and guard sessions; unknown keys are kept. */
 export const LiveStateSchema = v.looseObject({
-  session_key: v.string(),
+  /** The key inside the file names the folder it is rewritten into: the same schema as when aioson makes it. */
+  session_key: v.pipe(v.string(), v.check(isSafeKey)),
   session_task_key: v.nullable(v.string()),
   tool_session: v.nullable(v.string()),
   active_agent: v.nullable(v.string()),
@@ -40,27 +45,35 @@ export const LiveStateSchema = v.looseObject({
 });
 export type LiveState = v.InferOutput<typeof LiveStateSchema>;
 
+/** Throws UnsafeProjectPathError for a session key that cannot name a folder (store/paths.ts). */
 export function statePath(root: string, sessionKey: string): string {
   return join(sessionDir(root, sessionKey), "state.json");
 }
 
-/** The session's state.json, or null when it is missing or does not parse (SQLite is the source of truth). */
+/**
+ * The session's state.json, or null when it is missing, refused (an unsafe key, a symlink on the way, not a
+ * regular file, too large) or does not parse (SQLite is the source of truth).
+ */
 export function readState(root: string, sessionKey: string): LiveState | null {
   try {
-    const parsed = v.safeParse(LiveStateSchema, JSON.parse(readFileSync(statePath(root, sessionKey), "utf8")));
+    const text = readProjectFile(root, statePath(root, sessionKey), STATE_MAX_BYTES);
+    if (text === null) return null;
+    const parsed = v.safeParse(LiveStateSchema, JSON.parse(text));
     return parsed.success ? parsed.output : null;
   } catch {
     return null;
   }
 }
 
-/** Rewrites state.json atomically; failures are ignored because the file is auxiliary. */
+/** Rewrites state.json atomically; a failure is logged and otherwise ignored because the file is auxiliary. */
 export function writeState(root: string, state: LiveState): boolean {
   try {
-    mkdirSync(sessionDir(root, state.session_key), { recursive: true });
-    writeFileAtomic(statePath(root, state.session_key), `${JSON.stringify(state, null, 2)}\n`);
+    const path = statePath(root, state.session_key);
+    ensureRuntimeDir(root, sessionDir(root, state.session_key));
+    writeProjectFileAtomic(root, path, `${JSON.stringify(state, null, 2)}\n`);
     return true;
-  } catch {
+  } catch (error) {
+    logHookProblem(root, "live", error);
     return false;
   }
 }

@@ -1,6 +1,7 @@
 /** Option parsing shared by the people-facing runtime and session commands. */
 import type { BooleanArgDef, PositionalArgDef } from "citty";
-import { canonicalAgent, stripQuotes } from "../core/agent.ts";
+import { AGENT_ID_MAX, canonicalAgent, isAgentId, stripQuotes } from "../core/agent.ts";
+import { keyProblem } from "../core/labels.ts";
 import { CommandError } from "../core/output.ts";
 import { resolveUserRoot } from "../core/project-root.ts";
 
@@ -21,12 +22,27 @@ export function textOption(value: unknown): string | null {
   return text === "" ? null : text;
 }
 
-/** A required `--agent`, canonical id (spec 0.2) without the `@`. */
+/**
+ * A required `--agent`, canonical id (spec 0.2) without the `@`. It names the agent's pointer file, so it must be
+ * an agent id (spec 4.1's pattern, the same check as for an agent read back from the store).
+ */
 export function requiredAgent(value: unknown, missingMessage: string): string {
   const text = textOption(value);
   const agent = text === null ? "" : canonicalAgent(stripQuotes(text));
   if (agent === "") throw new CommandError(missingMessage);
+  if (!isAgentId(agent)) {
+    throw new CommandError(`Invalid --agent: ${JSON.stringify(agent.slice(0, 80))} (an agent id is lower-case letters, digits and '-', at most ${AGENT_ID_MAX} characters).`);
+  }
   return agent;
+}
+
+/** `--session`: a key that names the session's live folder (labels.ts), else a clear error. */
+export function sessionKeyOption(value: unknown): string | null {
+  const key = textOption(value);
+  if (key === null) return null;
+  const problem = keyProblem(key);
+  if (problem) throw new CommandError(`Invalid --session: ${JSON.stringify(key.slice(0, 80))} ${problem}.`);
+  return key;
 }
 
 /** A comma list: trimmed, empty entries dropped, de-duplicated in order. */

@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { agentHandle, canonicalAgent } from "../core/agent.ts";
+import { logHookProblem } from "../core/hook-log.ts";
 import { isoNow } from "../core/time.ts";
 import { appendNdjson, capLineText } from "../live/ndjson.ts";
 import { clearPointer, readPointer, writePointer, type SessionPointer } from "../live/pointer.ts";
@@ -165,8 +166,9 @@ export function publishNewSession(
         source: "live",
         owner: input.owner,
       });
-    } catch {
+    } catch (error) {
       // The pointer is an accelerator; the open run in SQLite still identifies the session.
+      logHookProblem(input.root, "live", error);
     }
   }
   writeState(input.root, initialState(session, options.summary, options.state));
@@ -191,8 +193,9 @@ export function publishClosedSession(root: string, run: RunRow, at: string): voi
   const agent = canonicalAgent(run.agent_name);
   try {
     clearPointer(root, agent, run.run_key);
-  } catch {
+  } catch (error) {
     // Best effort: a stale pointer is invalid anyway once the run is completed.
+    logHookProblem(root, "live", error);
   }
   if (!run.session_key) return;
   const state = readState(root, run.session_key);
