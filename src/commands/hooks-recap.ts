@@ -1,6 +1,7 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { agentOption, stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
+import { harnessSessionId } from "../core/labels.ts";
 import { printJson } from "../core/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
@@ -20,9 +21,9 @@ function option(value: unknown): string | null {
 /** `session_id` (case-tolerant spellings of spec 3) of the SessionStart payload. */
 function payloadSession(payload: Record<string, unknown> | null): string | null {
   for (const key of ["session_id", "sessionId", "sessionID"]) {
-    const value = payload?.[key];
-    // Trimmed exactly as hooks:emit trims the id it records (harness/common.ts), or the two never meet.
-    if (typeof value === "string" && value.trim()) return value.trim();
+    // Trimmed and capped exactly as hooks:emit spells the id it records (labels.ts), or the two never meet.
+    const id = harnessSessionId(payload?.[key]);
+    if (id) return id;
   }
   return null;
 }
@@ -44,7 +45,7 @@ async function checkpoint(root: string, args: RecapArgs): Promise<string | null>
     const text = await buildCheckpoint(store.db, {
       root,
       agent: agentOption(args.agent),
-      session: option(args.session),
+      session: harnessSessionId(option(args.session)),
       payloadSession: payloadSession(payload),
       liveSessionEnv: process.env.AIOSON_LIVE_SESSION,
     });

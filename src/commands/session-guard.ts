@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { agentOption } from "../core/agent.ts";
+import { capLabel, SOURCE_MAX } from "../core/labels.ts";
 import { CommandError, printJson, printLines } from "../core/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { DIR_ARG, JSON_ARG, numberOption, positiveInt, startDir, textOption, } from "../runtime/args.ts";
@@ -45,7 +46,7 @@ export default defineCommand({
     const config: GuardConfig = {
       root,
       agent: agentOption(args.agent, "dev"),
-      tool: textOption(args.tool) ?? "claude",
+      tool: capLabel(textOption(args.tool) ?? "claude", SOURCE_MAX),
       idleMinutes: idle !== null && idle > 0 ? idle : DEFAULT_IDLE_MINUTES,
       startedAt: Date.now(),
       log,

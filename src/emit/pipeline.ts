@@ -5,6 +5,7 @@
  */
 import { stripQuotes } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
+import { capLabel, SOURCE_MAX } from "../core/labels.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { adapterFor, deliversCheckpointOn, harnessNotices, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
@@ -27,10 +28,10 @@ export type EmitOptions = {
   envSession: string | undefined;
 };
 
-/** `--source`: quotes stripped, trimmed, lower-cased; default `claude` (spec 4.1). */
+/** `--source`: quotes stripped, trimmed, lower-cased, capped (a label); default `claude` (spec 4.1). */
 export function sourceOption(value: string | undefined): string {
   const source = typeof value === "string" ? stripQuotes(value).toLowerCase() : "";
-  return source || "claude";
+  return source ? capLabel(source, SOURCE_MAX) : "claude";
 }
 
 function flagText(value: string | undefined): string | null {

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { harnessSessionId } from "../core/labels.ts";
 
 /** Spec 6.2 steps 2–3 and 6.9 before/after: the pending write a harness is about to make. */
 
@@ -115,7 +116,7 @@ export function pendingWrite(event: Record<string, unknown>): PendingWrite | nul
   const pieces = [input.content, input.new_string, input.old_string, input.new_source, ...(input.edits ?? []).map((e) => e.new_string)];
   const content = pieces.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
   if (!file && !content) return null;
-  const write: PendingWrite = { tool, file, content, input, sessionId: text(event.session_id) ?? text(event.conversationId), eventAgent: eventAgentOf(event) };
+  const write: PendingWrite = { tool, file, content, input, sessionId: harnessSessionId(text(event.session_id) ?? text(event.conversationId)), eventAgent: eventAgentOf(event) };
   const before = earlierText(event);
   return before === undefined ? write : { ...write, before };
 }

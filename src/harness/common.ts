@@ -3,6 +3,7 @@
  * failing the payload, because a hook must record what it can and never throw at the harness.
  */
 import * as v from "valibot";
+import { harnessSessionId, pathText } from "../core/labels.ts";
 import type { HarnessName, HookEvent, PlanItem, ToolCall, ToolResponse } from "./types.ts";
 
 const text = v.fallback(v.optional(v.string()), undefined);
@@ -221,9 +222,9 @@ export function eventFromEnvelope(e: Envelope, options: EnvelopeOptions): HookEv
   return {
     harness: options.harness,
     event: options.event ?? firstText(e.hook_event_name, e.hookEventName),
-    sessionId: options.sessionId ?? firstText(e.session_id, e.sessionId, e.sessionID, e.conversationId)?.trim() ?? null,
-    cwd: firstText(e.cwd),
-    transcriptPath: firstText(e.transcript_path, e.transcriptPath),
+    sessionId: harnessSessionId(options.sessionId ?? firstText(e.session_id, e.sessionId, e.sessionID, e.conversationId)),
+    cwd: pathText(firstText(e.cwd)),
+    transcriptPath: pathText(firstText(e.transcript_path, e.transcriptPath)),
     tool: name ? toolCall(name.trim(), input, options.toolAliases) : null,
     response: toolResponse(e.tool_response ?? e.toolResponse),
     error: options.error ?? errorText(e.error),

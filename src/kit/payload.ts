@@ -1,4 +1,6 @@
 /** Case-tolerant readers for harness payloads (spec §3: snake_case first, then camelCase). */
+import { harnessSessionId } from "../core/labels.ts";
+
 export type Payload = Record<string, unknown>;
 
 export function field(payload: Payload | null, ...names: string[]): unknown {
@@ -29,8 +31,9 @@ export function toolInput(payload: Payload | null): Payload {
   return objectField(payload, "tool_input", "toolInput");
 }
 
+/** Spelled as hooks:emit records it (trimmed, capped: core/labels.ts), so the rows of the session are found. */
 export function sessionId(payload: Payload | null): string {
-  return stringField(payload, "session_id", "sessionId", "sessionID");
+  return harnessSessionId(stringField(payload, "session_id", "sessionId", "sessionID")) ?? "";
 }
 
 /** A Stop hook that already blocked once sees `stop_hook_active: true`; answering again would loop. */

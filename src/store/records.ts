@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { capLabel, HARNESS_SESSION_ID_MAX, SOURCE_MAX } from "../core/labels.ts";
 import { isoNow, slugify } from "../core/time.ts";
 
 export type RunStatus = "queued" | "running" | "completed" | "failed";
@@ -64,6 +65,17 @@ export function isTerminal(status: string): boolean {
   return TERMINAL.has(status);
 }
 
+/** Titles are labels too, only longer ones are meant. */
+const TITLE_MAX = 500;
+
+/**
+ * Every label column is capped here, at the one door into the store, whichever command or payload the value came
+ * from (README "Security"); free text (message, goal, summary) is bounded by its producer.
+ */
+function label(value: string | null | undefined, max?: number): string | null {
+  return typeof value === "string" ? capLabel(value, max) : null;
+}
+
 /** Spec 2.4: a millisecond key that already exists gets `-2`, `-3`, ... (same transaction). */
 export function uniqueKey(db: Database, table: "tasks" | "agent_runs", base: string): string {
   const column = table === "tasks" ? "task_key" : "run_key";
@@ -117,15 +129,15 @@ export function startTask(db: Database, input: TaskInput): string {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     taskKey,
-    input.squadSlug ?? null,
+    label(input.squadSlug),
     input.sessionKey ?? null,
-    input.taskKind ?? null,
+    label(input.taskKind),
     input.parentTaskKey ?? null,
-    input.title,
+    capLabel(input.title, TITLE_MAX),
     input.goal ?? null,
     input.meta ? JSON.stringify(input.meta) : null,
     status,
-    input.createdBy ?? null,
+    label(input.createdBy),
     at,
     at,
     isTerminal(status) ? at : null,
@@ -161,12 +173,12 @@ export function startRun(db: Database, input: RunInput): { runKey: string; first
   ).run(
     runKey,
     input.taskKey,
-    input.agentName,
-    input.agentKind ?? "official",
-    input.squadSlug ?? null,
+    capLabel(input.agentName),
+    capLabel(input.agentKind ?? "official"),
+    label(input.squadSlug),
     input.sessionKey ?? null,
-    input.source ?? "direct",
-    input.title ?? null,
+    capLabel(input.source ?? "direct", SOURCE_MAX),
+    label(input.title, TITLE_MAX),
     status,
     input.summary ?? null,
     input.usedSkills ? JSON.stringify(input.usedSkills) : null,
@@ -197,9 +209,10 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
   const at = event.at ?? isoNow();
   const message = event.message ?? "";
   const payloadJson = event.payload ? JSON.stringify(event.payload) : null;
+  const eventType = capLabel(event.eventType);
   db.query("INSERT INTO agent_events (run_key, event_type, message, payload_json, created_at) VALUES (?, ?, ?, ?, ?)").run(
     runKey,
-    event.eventType,
+    eventType,
     message,
     payloadJson,
     at,
@@ -224,20 +237,20 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
       run.workflow_id,
       run.workflow_stage,
       run.parent_run_key,
-      event.eventType,
-      event.phase ?? null,
-      event.status ?? run.status,
-      event.toolName ?? null,
+      eventType,
+      label(event.phase),
+      label(event.status) ?? run.status,
+      label(event.toolName),
       message,
       payloadJson,
       runKey,
       at,
-      event.planStepId ?? null,
-      event.workerStatus ?? null,
-      event.verdict ? event.verdict.toUpperCase() : null,
+      label(event.planStepId),
+      label(event.workerStatus),
+      event.verdict ? capLabel(event.verdict.toUpperCase()) : null,
       event.tokenCount ?? null,
       event.progressPct ?? null,
-      event.harnessSessionId ?? null,
+      label(event.harnessSessionId, HARNESS_SESSION_ID_MAX),
     ) as { id: number; sequence_no: number };
   return { id: inserted.id, sequenceNo: inserted.sequence_no, createdAt: at };
 }
@@ -305,14 +318,14 @@ export function insertStandaloneEvent(db: Database, event: StandaloneEvent): num
        VALUES (NULL, NULL, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id`,
     )
     .get(
-      event.agentName ?? null,
-      event.source,
-      event.eventType,
-      event.phase ?? event.source,
+      label(event.agentName),
+      capLabel(event.source, SOURCE_MAX),
+      capLabel(event.eventType),
+      capLabel(event.phase ?? event.source),
       event.message ?? "",
       event.payload ? JSON.stringify(event.payload) : null,
       event.at ?? isoNow(),
-      event.harnessSessionId ?? null,
+      label(event.harnessSessionId, HARNESS_SESSION_ID_MAX),
     ) as { id: number };
   return row.id;
 }
