@@ -5,7 +5,8 @@
  * `{type:"assistant.message", data:{content, toolRequests}}` (Copilot CLI writes the same to its events.jsonl), whose
  * content is empty on tool-only rounds; a newest message with text and tool calls means the answer is not written yet.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
+import { openRegularFile, readBytes } from "../core/project-fs.ts";
 
 const TAIL_BYTES = 1024 * 1024;
 
@@ -34,17 +35,17 @@ function assistantText(entry: unknown): string | null | undefined {
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
-/** Reads at most the last 1 MiB; any problem (missing, unreadable, junk) answers null. */
+/**
+ * Reads at most the last 1 MiB; any problem (missing, unreadable, junk) answers null. Only a regular file is
+ * read: the payload names the path, and a FIFO there must not hang the hook (openRegularFile never blocks).
+ */
 export function lastAssistantText(path: string): string | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return null;
-    const length = Math.min(stat.size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, stat.size - length);
-    const lines = buffer.toString("utf8").split("\n");
+    const file = openRegularFile(path);
+    fd = file.fd;
+    const length = Math.min(file.size, TAIL_BYTES);
+    const lines = readBytes(fd, file.size - length, length).toString("utf8").split("\n");
     for (let i = lines.length - 1; i >= 0; i--) {
       const line = (lines[i] as string).trim();
       if (!line) continue;

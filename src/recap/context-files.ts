@@ -3,9 +3,9 @@
  * `workflow.state.json`, `dev-state.md`, `project-pulse.md`. All are edited by people and agents, so
  * absence, corruption and unreadable files simply omit the fact.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
+import { readRegularFile } from "../core/project-fs.ts";
 
 /** A context file larger than this is not a state file anyone meant to write; it is ignored. */
 const MAX_CONTEXT_BYTES = 256 * 1024;
@@ -14,19 +14,12 @@ export function contextPath(root: string, name: string): string {
   return join(root, ".aioson", "context", name);
 }
 
+/** A regular file only (readRegularFile never blocks on a FIFO), at most MAX_CONTEXT_BYTES. */
 export function readContextFile(root: string, name: string): string | null {
-  let fd: number | undefined;
   try {
-    fd = openSync(contextPath(root, name), "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_CONTEXT_BYTES) return null;
-    const buffer = Buffer.alloc(stat.size);
-    const read = readSync(fd, buffer, 0, stat.size, 0);
-    return buffer.toString("utf8", 0, read);
+    return readRegularFile(contextPath(root, name), MAX_CONTEXT_BYTES);
   } catch {
     return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
