@@ -2,7 +2,7 @@ import { defineCommand } from "../cli/command.ts";
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
-import { readRegularFile } from "../core/project-fs.ts";
+import { readRegularFile, refusalText } from "../core/regular-file.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
 import { DIR_ARG, JSON_ARG, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
 import {
@@ -30,13 +30,10 @@ function readPlan(root: string, file: string | null): { planRef: string | null; 
   if (file === null) return { planRef: null, planSteps: [] };
   const path = [resolve(file), resolve(root, file)].find((candidate) => existsSync(candidate));
   if (!path) throw new CommandError(`Plan file not found: ${file}`);
-  let text: string;
-  try {
-    // A regular file only (a FIFO would hang the command), bounded like any project file aioson reads.
-    text = readRegularFile(path, PLAN_MAX_BYTES);
-  } catch (error) {
-    throw new CommandError(`Plan file not readable: ${file} (${error instanceof Error ? error.message : String(error)})`);
-  }
+  // A regular file only (a FIFO would hang the command), bounded like any project file aioson reads.
+  const read = readRegularFile(path, PLAN_MAX_BYTES);
+  if (read.kind !== "ok") throw new CommandError(`Plan file not readable: ${file} (${refusalText(read)})`);
+  const text = read.text;
   const inside = relative(root, path);
   const planRef = inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
   return { planRef, planSteps: parsePlanSteps(text) };

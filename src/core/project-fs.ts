@@ -7,8 +7,9 @@
  *
  * Cost: one `lstat` per path component below the root (a handful of microseconds per write).
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { readRegularFile, refusalText } from "./regular-file.ts";
 
 /** What was refused: the message names it ("refused to open …" for the store, which is read and written). */
 export type FileAction = "write" | "read" | "open";
@@ -276,72 +277,6 @@ export function removeStaleTemps(path: string): void {
   }
 }
 
-/** A read refused because the path is not a regular file (a FIFO, device, socket or folder). */
-export class NotRegularFileError extends Error {
-  readonly code = "not_regular_file";
-  constructor(readonly path: string) {
-    super(`not a regular file: ${path}`);
-    this.name = "NotRegularFileError";
-  }
-}
-
-/** A whole-file read refused because the file is larger than its bound. */
-export class FileTooLargeError extends Error {
-  readonly code = "file_too_large";
-  constructor(
-    readonly path: string,
-    readonly maxBytes: number,
-  ) {
-    super(`larger than ${maxBytes} bytes: ${path}`);
-    this.name = "FileTooLargeError";
-  }
-}
-
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
-
-/**
- * Opens `path` for reading only when it is a regular file: O_NONBLOCK, so opening a FIFO never waits for a writer
- * (a FIFO, device, socket or folder is then refused by fstat, NotRegularFileError). `nofollow`: a symlink as the
- * file itself is refused too (ELOOP). The caller closes the descriptor.
- */
-export function openRegularFile(path: string, nofollow = false): { fd: number; size: number } {
-  const fd = openSync(path, constants.O_RDONLY | NONBLOCK | (nofollow ? NOFOLLOW : 0));
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new NotRegularFileError(path);
-    return { fd, size: stat.size };
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-}
-
-/** `length` bytes of an open file from `position` (fewer when the file is shorter). */
-export function readBytes(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let read = 0;
-  while (read < length) {
-    const n = readSync(fd, buffer, read, length - read, position + read);
-    if (n <= 0) break;
-    read += n;
-  }
-  return buffer.subarray(0, read);
-}
-
-/**
- * A whole regular file as UTF-8, refused past `maxBytes` (FileTooLargeError) or when it is not a regular file
- * (NotRegularFileError); a missing file throws ENOENT as usual.
- */
-export function readRegularFile(path: string, maxBytes: number, nofollow = false): string {
-  const { fd, size } = openRegularFile(path, nofollow);
-  try {
-    if (size > maxBytes) throw new FileTooLargeError(path, maxBytes);
-    return readBytes(fd, 0, size).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * A file aioson keeps inside the project (pointer, state.json): read only when no component on the way is a
  * symlink (the same rule as a write: a committed symlink must not pull another file into aioson), and only a
@@ -349,12 +284,10 @@ export function readRegularFile(path: string, maxBytes: number, nofollow = false
  */
 export function readProjectFile(root: string, path: string, maxBytes: number): string | null {
   assertProjectPath(root, path, "read");
-  try {
-    return readRegularFile(path, maxBytes, true);
-  } catch (error) {
-    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return null;
-    throw error;
-  }
+  const read = readRegularFile(path, maxBytes, { noFollow: true });
+  if (read.kind === "ok") return read.text;
+  if (read.kind === "missing" || (read.kind === "error" && read.code === "ENOTDIR")) return null;
+  throw new UnsafeProjectPathError(path, refusalText(read), "read");
 }
 
 /** The size of a project file, or null when it does not exist (hook-log rotation); follows nothing. */

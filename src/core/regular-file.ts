@@ -108,3 +108,11 @@ export function readRegularFile(path: string, maxBytes: number, options: Regular
     closeSync(fd);
   }
 }
+
+/** Why a read was refused, for a log line or an error message. */
+export function refusalText(read: Exclude<RegularFileRead, { kind: "ok" }>): string {
+  if (read.kind === "missing") return "missing";
+  if (read.kind === "not-regular") return `${read.what}, not a file`;
+  if (read.kind === "too-large") return `larger than ${read.limit} bytes`;
+  return read.code;
+}

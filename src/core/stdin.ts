@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { DIRECT_MAX_BYTES, MAX_STORED_BYTES, PayloadCollector } from "./payload-text.ts";
-import { openRegularFile } from "./project-fs.ts";
+import { openRegularFile } from "./regular-file.ts";
 
 /** Spec 0.4: how long a hook waits for a harness that never writes or never closes stdin. */
 export const FIRST_BYTE_MS = 500;
@@ -194,12 +194,8 @@ function collectedText(collected: PayloadCollector): StdinRead {
  * the spec's 16 MiB, kept within the payload bounds of payload-text.ts.
  */
 export function readPayloadFile(path: string): StdinRead {
-  let file: { fd: number; size: number };
-  try {
-    file = openRegularFile(path);
-  } catch {
-    return { kind: "none", reason: "error" };
-  }
+  const file = openRegularFile(path);
+  if (file.kind !== "open") return { kind: "none", reason: "error" };
   try {
     if (file.size > MAX_STORED_BYTES) return { kind: "none", reason: "too-large" };
     const collected = new PayloadCollector();

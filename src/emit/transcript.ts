@@ -6,7 +6,7 @@
  * content is empty on tool-only rounds; a newest message with text and tool calls means the answer is not written yet.
  */
 import { closeSync } from "node:fs";
-import { openRegularFile, readBytes } from "../core/project-fs.ts";
+import { openRegularFile, readBytes } from "../core/regular-file.ts";
 
 const TAIL_BYTES = 1024 * 1024;
 
@@ -40,10 +40,10 @@ function assistantText(entry: unknown): string | null | undefined {
  * read: the payload names the path, and a FIFO there must not hang the hook (openRegularFile never blocks).
  */
 export function lastAssistantText(path: string): string | null {
-  let fd: number | undefined;
+  const file = openRegularFile(path);
+  if (file.kind !== "open") return null;
+  const { fd } = file;
   try {
-    const file = openRegularFile(path);
-    fd = file.fd;
     const length = Math.min(file.size, TAIL_BYTES);
     const lines = readBytes(fd, file.size - length, length).toString("utf8").split("\n");
     for (let i = lines.length - 1; i >= 0; i--) {
@@ -63,6 +63,6 @@ export function lastAssistantText(path: string): string | null {
   } catch {
     return null;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
   }
 }

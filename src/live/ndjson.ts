@@ -1,7 +1,8 @@
 import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
-import { appendProjectFile, assertProjectPath, openRegularFile, readBytes } from "../core/project-fs.ts";
+import { appendProjectFile, assertProjectPath } from "../core/project-fs.ts";
+import { openRegularFile, readBytes } from "../core/regular-file.ts";
 import { sessionDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
 
@@ -43,7 +44,8 @@ export function readLastNdjsonLine(root: string, sessionKey: string): Record<str
   try {
     const path = ndjsonPath(root, sessionKey);
     assertProjectPath(root, path, "read");
-    const file = openRegularFile(path, true);
+    const file = openRegularFile(path, { noFollow: true });
+    if (file.kind !== "open") return null;
     fd = file.fd;
     const length = Math.min(file.size, TAIL_BYTES);
     const lines = readBytes(fd, file.size - length, length).toString("utf8").split("\n").filter((line) => line.trim() !== "");

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
-import { readRegularFile } from "../core/project-fs.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 
 /** A context file larger than this is not a state file anyone meant to write; it is ignored. */
 const MAX_CONTEXT_BYTES = 256 * 1024;
@@ -16,11 +16,8 @@ export function contextPath(root: string, name: string): string {
 
 /** A regular file only (readRegularFile never blocks on a FIFO), at most MAX_CONTEXT_BYTES. */
 export function readContextFile(root: string, name: string): string | null {
-  try {
-    return readRegularFile(contextPath(root, name), MAX_CONTEXT_BYTES);
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(contextPath(root, name), MAX_CONTEXT_BYTES);
+  return read.kind === "ok" ? read.text : null;
 }
 
 const text = v.fallback(v.optional(v.string()), undefined);
