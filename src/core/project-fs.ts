@@ -47,33 +47,40 @@ function componentsBelow(root: string, target: string): string[] | null {
 }
 
 /**
+ * Folders this process has already found to be plain folders inside a root. A hook is one short process writing
+ * several files into the same folders; what it checked a moment ago is not walked again (the project's content is
+ * the threat, not a process racing this one: such a process could write the files itself).
+ */
+const plainFolders = new Set<string>();
+
+/**
  * Checks that `target` (absolute) is inside `root` (a real path, as the project-root walk returns it) and that no
  * existing component from the first one below the root down to `target` itself is a symlink; a missing component
  * ends the walk (what does not exist yet will be created by aioson as a plain folder or file). Throws
- * UnsafeProjectPathError otherwise.
+ * UnsafeProjectPathError otherwise; returns the target's own lstat, null when it does not exist.
  */
-export function assertProjectPath(root: string, target: string, action: FileAction = "write"): void {
+export function assertProjectPath(root: string, target: string, action: FileAction = "write"): Stats | null {
   const parts = componentsBelow(root, target);
   if (!parts) throw new UnsafeProjectPathError(target, "outside the project root", action);
   let current = root;
+  let stat: Stats | null = null;
   for (const [index, part] of parts.entries()) {
     if (part === "..") throw new UnsafeProjectPathError(target, "leaves the project root", action);
     current = join(current, part);
-    let stat;
-    try {
-      stat = lstatSync(current);
-    } catch (error) {
-      if (errno(error) === "ENOENT") return;
-      throw error;
-    }
+    const last = index === parts.length - 1;
+    if (!last && plainFolders.has(current)) continue;
+    stat = lstatOrNull(current);
+    if (stat === null) return null;
     if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(target, `${current} is a symlink`, action);
-    if (index < parts.length - 1 && !stat.isDirectory()) throw new UnsafeProjectPathError(target, `${current} is not a folder`, action);
+    if (!last && !stat.isDirectory()) throw new UnsafeProjectPathError(target, `${current} is not a folder`, action);
+    if (!last) plainFolders.add(current);
   }
+  return stat;
 }
 
 /**
  * `mkdir -p` inside the project, one component at a time, refusing symlinks and non-folders on the way: one `lstat`
- * per existing component, a `mkdir` only for the missing ones.
+ * per existing component not checked before, a `mkdir` only for the missing ones.
  */
 export function ensureProjectDir(root: string, dir: string): void {
   if (relative(root, dir) === "") return;
@@ -84,16 +91,18 @@ export function ensureProjectDir(root: string, dir: string): void {
   for (const part of parts) {
     if (part === "..") throw new UnsafeProjectPathError(dir, "leaves the project root");
     current = join(current, part);
+    if (plainFolders.has(current)) continue;
     if (missing) {
       makeDir(dir, current);
-      continue;
+    } else {
+      const stat = lstatOrNull(current);
+      if (stat === null) {
+        missing = true;
+        makeDir(dir, current);
+      } else if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(dir, `${current} is a symlink`);
+      else if (!stat.isDirectory()) throw new UnsafeProjectPathError(dir, `${current} is not a folder`);
     }
-    const stat = lstatOrNull(current);
-    if (stat === null) {
-      missing = true;
-      makeDir(dir, current);
-    } else if (stat.isSymbolicLink()) throw new UnsafeProjectPathError(dir, `${current} is a symlink`);
-    else if (!stat.isDirectory()) throw new UnsafeProjectPathError(dir, `${current} is not a folder`);
+    plainFolders.add(current);
   }
 }
 
@@ -139,8 +148,7 @@ function makeDir(target: string, path: string): void {
  * would block its reader, a hard link would let a write land in someone else's file). Returns whether it exists.
  */
 export function assertProjectFile(root: string, path: string, action: FileAction = "write"): boolean {
-  assertProjectPath(root, path, action);
-  const stat = lstatOrNull(path);
+  const stat = assertProjectPath(root, path, action);
   if (stat === null) return false;
   if (!stat.isFile()) throw new UnsafeProjectPathError(path, "not a regular file", action);
   if (stat.nlink > 1) throw new UnsafeProjectPathError(path, "the file has other hard links", action);
@@ -292,7 +300,6 @@ export function readProjectFile(root: string, path: string, maxBytes: number): s
 
 /** The size of a project file, or null when it does not exist (hook-log rotation); follows nothing. */
 export function projectFileSize(root: string, path: string): number | null {
-  assertProjectPath(root, path);
-  const stat = lstatOrNull(path);
+  const stat = assertProjectPath(root, path);
   return stat?.isFile() ? stat.size : null;
 }
