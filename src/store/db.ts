@@ -9,7 +9,7 @@ export type Store = {
   db: Database;
   /** The store as the command names it (`<root>/.aioson/runtime/aios.sqlite`). */
   path: string;
-  /** The same file under the root's real path: what SQLite opens (SQLITE_OPEN_NOFOLLOW refuses any symlink in it). */
+  /** The file SQLite opened: `path`, or the same file under the root's real path (a folder above it is a symlink). */
   file: string;
   root: string;
   readonly: boolean;
@@ -131,14 +131,32 @@ function assertStoreFiles(root: string, file: string): boolean {
   return exists;
 }
 
-/** The root's real path (SQLite's NOFOLLOW check covers every component); a user command's new folder is made. */
-function realRoot(root: string, create: boolean): string {
+/** The runtime folder (and its .gitignore); a user command's start folder that does not exist yet is made first. */
+function ensureStoreDir(root: string): void {
   try {
-    return realpathSync(root);
+    ensureRuntimeDir(root);
   } catch (error) {
-    if (!create || (error as { code?: unknown } | null)?.code !== "ENOENT") throw error;
+    if ((error as { code?: unknown } | null)?.code !== "ENOENT") throw error;
     mkdirSync(root, { recursive: true });
-    return realpathSync(root);
+    ensureRuntimeDir(root);
+  }
+}
+
+/**
+ * Opens the database file. SQLITE_OPEN_NOFOLLOW refuses a symlink anywhere in the absolute path; the walk found
+ * none from the root down, so one it still finds lies above the root (macOS /var, a symlinked home: the user's own
+ * path, reached by a user command), and the root's real path has none. Hook roots are real paths already, so a hook
+ * never pays the realpath.
+ */
+function openDatabase(root: string, readonly: boolean): { db: Database; file: string } {
+  const flags = readonly ? READ_ONLY : READ_WRITE;
+  const file = dbPath(root);
+  try {
+    return { db: new Database(file, flags), file };
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== "SQLITE_CANTOPEN_SYMLINK") throw error;
+    const real = dbPath(realpathSync(root));
+    return { db: new Database(real, flags), file: real };
   }
 }
 
@@ -151,11 +169,9 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   const path = dbPath(root);
   if (options.mustExist && !entryExists(path)) return null;
   const readonly = options.readonly === true;
-  const real = realRoot(root, !readonly && !options.mustExist);
-  const file = dbPath(real);
-  if (!assertStoreFiles(real, file) && options.mustExist) return null;
-  if (!readonly) ensureRuntimeDir(real);
-  const db = new Database(file, readonly ? READ_ONLY : READ_WRITE);
+  if (!assertStoreFiles(root, path) && options.mustExist) return null;
+  if (!readonly) ensureStoreDir(root);
+  const { db, file } = openDatabase(root, readonly);
   const maxWaitMs = Math.min(options.maxWaitMs ?? BUSY_TIMEOUT_MS, BUSY_TIMEOUT_MS);
   const deadline = Date.now() + maxWaitMs;
   try {

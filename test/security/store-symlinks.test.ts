@@ -173,6 +173,19 @@ describe("people-facing commands", () => {
     expect(outsideState(h)).toEqual(before);
   });
 
+  test("a folder above the root may be a symlink (the user's own path): the store opens through the real path", async () => {
+    const h = hostileProject();
+    const linked = join(h.base, "linked-home");
+    symlinkSync(h.base, linked);
+    const root = join(linked, "plain");
+    for (const args of [["runtime:init", root], ["runtime:emit", root, "--agent=dev", "--summary=hi"], ["runtime:status", root, "--json"]]) {
+      const run = await runBounded(args, { h, cwd: h.base });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+    }
+    expect(existsSync(join(h.base, "plain", ".aioson", "runtime", "aios.sqlite"))).toBe(true);
+  });
+
   test("session:guard --once against a symlinked store writes nothing outside", async () => {
     const h = hostileProject();
     ATTACKS[1]?.arrange(h);
