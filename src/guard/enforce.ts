@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { matchPath } from "../brief/match.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { checkDialogs } from "./checkers/dialogs.ts";
 import { checkNaming } from "./checkers/naming.ts";
 import { checkFileSize, checkFunctionSize } from "./checkers/size.ts";
@@ -52,9 +52,14 @@ export function findingKey(rule: string, finding: Finding, rel: string): string 
   return `${rule}|${finding.category}|${scope}|${finding.token || finding.message}`;
 }
 
+/** Accepted debt is a list of keys; a larger file (or a FIFO, which would hang the guard) is not read. */
+const BASELINE_MAX_BYTES = 4 * 1024 * 1024;
+
 export function readBaseline(root: string): Set<string> {
+  const read = readRegularFile(join(root, ".aioson", "context", "rules-baseline.json"), BASELINE_MAX_BYTES);
+  if (read.kind !== "ok") return new Set();
   try {
-    const value: unknown = JSON.parse(readFileSync(join(root, ".aioson", "context", "rules-baseline.json"), "utf8"));
+    const value: unknown = JSON.parse(read.text);
     const accepted = (value as { accepted?: unknown } | null)?.accepted;
     return new Set(Array.isArray(accepted) ? accepted.filter((k): k is string => typeof k === "string") : []);
   } catch {

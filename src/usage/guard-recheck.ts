@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { isInside } from "../core/project-root.ts";
+import { readRegularFile } from "../core/regular-file.ts";
 import { enforce } from "../guard/enforce.ts";
 import type { JudgedKind } from "../guard/kinds.ts";
 import { lf } from "../guard/pending.ts";
@@ -34,16 +35,17 @@ export function emptyGuardUsage(sinceDays: number, available: boolean): GuardUsa
   return { available, since_days: sinceDays, totals: { injections: 0, violations_fixed: 0, violations_still_present: 0, violations_file_gone: 0 }, rules: [] };
 }
 
+/** The same bound as the file the guard reads before a write (spec 6.9). */
+const RECHECK_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Present violations as `<owner rule>|<diffKey>`, from §6.9 run on the file as it is now; null when the file is gone. */
 function presentNow(root: string, group: Group): Set<string> | null {
   const abs = join(root, ...group.file.split("/"));
   if (!isInside(root, abs) || !existsSync(abs)) return null;
-  let text: string;
-  try {
-    text = lf(readFileSync(abs, "utf8"));
-  } catch {
-    return null;
-  }
+  // A regular file only: a FIFO there would hang the report.
+  const read = readRegularFile(abs, RECHECK_MAX_BYTES);
+  if (read.kind !== "ok") return null;
+  const text = lf(read.text);
   const blocks = enforce({ root, rel: group.file, kind: group.kind, before: null, after: text, agent: group.agent, recheck: true });
   return new Set(blocks.flatMap((block) => block.keys.map((key) => `${block.owner.rel}|${key}`)));
 }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson } from "../helpers.ts";
-import { hostileProject, runBounded, WRITE_PAYLOAD, type Hostile } from "./paths-helpers.ts";
+import { hostileProject, NAMING_RULE, namingWrite, runBounded, WRITE_PAYLOAD, type Hostile } from "./paths-helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -93,6 +93,17 @@ describe("project files that are FIFOs", () => {
     const run = await runBounded(["context:guard", h.project, "--json", `--event=${event}`], { h });
     expect(run.timedOut).toBe(false);
     expect(run.code).toBe(0);
+  });
+
+  test(".aioson/context/rules-baseline.json as a FIFO: context:guard still injects the rule", async () => {
+    const h = hostileProject();
+    mkdirSync(join(h.project, ".aioson", "rules"), { recursive: true });
+    writeFileSync(join(h.project, ".aioson", "rules", "naming.md"), NAMING_RULE);
+    fifo(join(h.project, ".aioson", "context", "rules-baseline.json"));
+    const run = await runBounded(["context:guard", h.project, "--json"], { h, stdin: JSON.stringify(namingWrite(h.project)) });
+    expect(run.timedOut).toBe(false);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Write identifiers in English");
   });
 
   test("state.json and a pointer as FIFOs: hooks:emit, live:status and session:guard end", async () => {
