@@ -12,6 +12,11 @@ export const RUNTIME_GITIGNORE = "*\n";
  */
 export function ensureRuntimeDir(root: string, dir: string = runtimeDir(root)): void {
   ensureProjectDir(root, dir);
+  if (ignored.has(root)) return;
   const ignore = join(runtimeDir(root), ".gitignore");
   if (!entryExists(ignore)) createProjectFile(root, ignore, RUNTIME_GITIGNORE);
+  ignored.add(root);
 }
+
+/** Roots whose runtime folder this process has already given its .gitignore (a hook writes several files). */
+const ignored = new Set<string>();
