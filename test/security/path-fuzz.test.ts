@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson } from "../helpers.ts";
-import { editStore, type Hostile, hostileProject, runtimeOf, snapshot, WRITE_PAYLOAD } from "./paths-helpers.ts";
+import { editStore, type Hostile, hostileProject, isUserRegistry, runtimeOf, snapshot, WRITE_PAYLOAD } from "./paths-helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -36,9 +36,11 @@ const VALUES = [
   "%2e%2e%2f",
 ];
 
-/** Everything in the temp root that is not the project itself: must not change. */
+/** Everything in the temp root that is not the project itself (nor the user's registry in HOME): must not change. */
 function outsideProject(h: Hostile): Record<string, string> {
-  return Object.fromEntries(Object.entries(snapshot(h.base)).filter(([path]) => path !== "project" && !path.startsWith("project/")));
+  return Object.fromEntries(
+    Object.entries(snapshot(h.base)).filter(([path]) => path !== "project" && !path.startsWith("project/") && !(path.startsWith("home/") && isUserRegistry(path.slice(5)))),
+  );
 }
 
 /** NUL cannot travel in argv: flags get the value without it. */

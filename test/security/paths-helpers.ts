@@ -57,9 +57,18 @@ function isLink(path: string): boolean {
   }
 }
 
-/** Snapshots of the outside folder and HOME, to compare after an attack. */
+/**
+ * The user's own aioson files in HOME that a store creation is meant to update: the dashboard's projects registry
+ * (`~/.config/aioson/projects.json`, src/store/registry.ts). Nothing a project can aim at.
+ */
+export function isUserRegistry(rel: string): boolean {
+  return rel === ".config" || rel === ".config/aioson" || rel.startsWith(".config/aioson/projects.json") || rel.startsWith(".config/aioson/.projects.json");
+}
+
+/** Snapshots of the outside folder and HOME (less the user's registry), to compare after an attack. */
 export function outsideState(h: Hostile): { outside: Record<string, string>; home: Record<string, string> } {
-  return { outside: snapshot(h.outside), home: snapshot(h.home) };
+  const home = Object.fromEntries(Object.entries(snapshot(h.home)).filter(([rel]) => !isUserRegistry(rel)));
+  return { outside: snapshot(h.outside), home };
 }
 
 export type Spawned = { code: number | null; stdout: string; stderr: string; ms: number; timedOut: boolean };
