@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
 import { readRegularFile, refusalText } from "../core/regular-file.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
-import { DIR_ARG, JSON_ARG, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
+import { DIR_ARG, JSON_ARG, pointerAgent, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
 import {
   LIVE_TOOLS,
   publishLiveStart,
@@ -56,7 +56,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const tool = liveTool(args.tool);
-    const agent = textOption(args.agent) === null ? "product" : requiredAgent(args.agent, "--agent needs a value");
+    const agent = textOption(args.agent) === null ? "product" : pointerAgent(requiredAgent(args.agent, "--agent needs a value"));
     if (args.json && args.launch) throw new CommandError("--json requires --no-launch for live:start because foreground launch is interactive.");
     const bin = textOption(args["tool-bin"]) ?? tool;
     const binPath = args.launch ? Bun.which(bin) : null;

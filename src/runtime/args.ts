@@ -23,17 +23,21 @@ export function textOption(value: unknown): string | null {
 }
 
 /**
- * A required `--agent`, canonical id (spec 0.2) without the `@`. It names the agent's pointer file, so it must be
- * an agent id (spec 4.1's pattern, the same check as for an agent read back from the store).
+ * A required `--agent`, canonical id (spec 0.2) without the `@`. Unknown names pass through (custom and squad
+ * agents): a name that is no agent id is recorded as given (capped like every label) but never names a pointer
+ * file (live/pointer.ts), so such an agent has no live session to find.
  */
 export function requiredAgent(value: unknown, missingMessage: string): string {
   const text = textOption(value);
   const agent = text === null ? "" : canonicalAgent(stripQuotes(text));
   if (agent === "") throw new CommandError(missingMessage);
-  if (!isAgentId(agent)) {
-    throw new CommandError(`Invalid --agent: ${JSON.stringify(agent.slice(0, 80))} (an agent id is lower-case letters, digits and '-', at most ${AGENT_ID_MAX} characters).`);
-  }
   return agent;
+}
+
+/** An agent that will own a pointer file (`live:start`): it must be an agent id (spec 4.1), else a clear error. */
+export function pointerAgent(agent: string): string {
+  if (isAgentId(agent)) return agent;
+  throw new CommandError(`Invalid --agent: ${JSON.stringify(agent.slice(0, 80))} (a live session's agent is lower-case letters, digits and '-', at most ${AGENT_ID_MAX} characters).`);
 }
 
 /** `--session`: a key that names the session's live folder (labels.ts), else a clear error. */

@@ -44,14 +44,20 @@ describe("--session and --agent taken in", () => {
     expect(existsSync(join(runtimeOf(h.project), "live", "sprint-4__dev.1", "state.json"))).toBe(true);
   });
 
-  test.each(["../x", "a/b", "x".repeat(65), "@", "dev&&calc"])("--agent=%j is a clear error for the people-facing commands", async (agent) => {
+  test.each(["../x", "a/b", "x".repeat(65), "dev&&calc", "../../outside/bait"])("--agent=%j: live:start refuses it clearly, the others record it and touch no file outside", async (agent) => {
     const h = hostileProject();
-    for (const command of [["live:start", "--tool=claude", "--no-launch"], ["runtime:emit"], ["agent:done"], ["live:status"]]) {
-      const run = await runBounded([command[0] as string, h.project, ...command.slice(1), `--agent=${agent}`], { h });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain("Error:");
-    }
+    const start = await runBounded(["live:start", h.project, "--tool=claude", "--no-launch", `--agent=${agent}`], { h });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toStartWith("Error: Invalid --agent:");
     expect(existsSync(runtimeOf(h.project))).toBe(false);
+    writeFileSync(join(h.outside, "bait.json"), JSON.stringify({ runKey: "dev-1", finished: false }));
+    const before = outsideState(h);
+    for (const command of [["runtime:emit", "--summary=x"], ["agent:done"], ["live:status"]]) {
+      const run = await runBounded([command[0] as string, h.project, ...command.slice(1), `--agent=${agent}`], { h });
+      expect(run.code).toBe(0);
+    }
+    expect(rows(h.project, "SELECT DISTINCT agent_name FROM agent_runs")).toEqual([{ agent_name: `@${agent.toLowerCase()}` }]);
+    expect(outsideState(h)).toEqual(before);
   });
 });
 
