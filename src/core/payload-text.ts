@@ -4,8 +4,11 @@
  * parsed strings, and 64 bytes or so per parsed object: `[{},{},…]` is 300 MB), so:
  * - a payload of at most DIRECT_MAX_BYTES is kept as it is (the usual hook payload is a few KB);
  * - a larger one goes through a byte filter while it is read: every JSON string keeps its first STRING_MAX_BYTES
- *   and its last TAIL_MAX_BYTES around the cut mark, at most OUTPUT_MAX_BYTES are kept in all and at most
- *   VALUES_MAX containers and separators are accepted. A payload past those bounds, or past the spec's 16 MiB, is no payload ("too-large").
+ *   and its last TAIL_MAX_BYTES around the cut mark. Past OUTPUT_MAX_BYTES kept, VALUES_MAX containers and
+ *   separators or DEPTH_MAX levels, the payload is cut after its last complete value and its open containers are
+ *   closed: the fields that come first (event, session, tool; a Gemini request's first message) are kept, later ones
+ *   dropped. A payload past the spec's 16 MiB, or one with no complete value before a bound, is no payload
+ *   ("too-large").
  * Bytes past the bounds are still drained by the reader (a harness writing to a closed pipe would fail).
  */
 import { CUT_MARK } from "./labels.ts";
@@ -17,12 +20,16 @@ export const STRING_MAX_BYTES = 512 * 1024;
 export const TAIL_MAX_BYTES = 64 * 1024;
 export const OUTPUT_MAX_BYTES = 3 * 1024 * 1024;
 export const VALUES_MAX = 50_000;
+/** Nesting deeper than this is no hook payload (and a parser's recursion is bounded too). */
+export const DEPTH_MAX = 1_000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
 const LETTER_U = 0x75;
 /** The cut mark's bytes, encoded on the first cut (a TextEncoder costs a hook that never cuts 0.04 ms). */
 let markBytes: Uint8Array | null = null;
@@ -108,13 +115,18 @@ class TailRing {
 /**
  * Filters JSON text byte by byte as it arrives: structure is copied (and counted), a string keeps the first
  * STRING_MAX_BYTES of its content and its last TAIL_MAX_BYTES (where a command's verdict and exit line are), with
- * the cut mark between them; a cut never splits a character or an escape sequence. Not a validator: whatever is
- * not JSON passes through unchanged (and fails to parse later).
+ * the cut mark between them; a cut never splits a character or an escape sequence. Past a bound the text is cut at
+ * the last safe point (right after an opening bracket, or before a separator: everything before it is complete
+ * values) and the containers open there are closed. Not a validator: whatever is not JSON passes through unchanged
+ * (and fails to parse later).
  */
 export class JsonShrinker {
-  // Uninitialised: only the pages written to become resident.
-  readonly #out = Buffer.allocUnsafe(OUTPUT_MAX_BYTES);
+  // Uninitialised: only the pages written to become resident. The extra DEPTH_MAX bytes hold the closing brackets.
+  readonly #out = Buffer.allocUnsafe(OUTPUT_MAX_BYTES + DEPTH_MAX);
   readonly #tail = new TailRing();
+  /** The closing bracket of each open container, outermost first; entries past #depth are stale. */
+  readonly #closers = new Uint8Array(DEPTH_MAX);
+  #depth = 0;
   #length = 0;
   #inString = false;
   /** Bytes of the current escape sequence still to come; -1 right after the backslash. */
@@ -122,6 +134,12 @@ export class JsonShrinker {
   #stringBytes = 0;
   #cut = false;
   #values = 0;
+  /** The last safe point: output length and nesting depth there (-1: none yet). */
+  #safeLength = -1;
+  #safeDepth = 0;
+  /** Cut at a safe point and closed: the rest of the input is not looked at. */
+  truncated = false;
+  /** Past a bound with no safe point: there is no payload. */
   overflow = false;
 
   write(bytes: Uint8Array): void {
@@ -130,15 +148,9 @@ export class JsonShrinker {
     // Next quote and backslash of this chunk, searched natively and only once passed: string content costs no loop.
     let quote = -1;
     let backslash = -1;
-    while (i < n && !this.overflow) {
+    while (i < n && !this.overflow && !this.truncated) {
       if (!this.#inString) {
-        const byte = bytes[i] as number;
-        if (byte === QUOTE) this.#openString();
-        else if ((byte === COMMA || byte === OPEN_BRACE || byte === OPEN_BRACKET) && ++this.#values > VALUES_MAX) {
-          this.overflow = true;
-          return;
-        }
-        this.#emit(bytes, i, i + 1);
+        this.#structure(bytes, i);
         i++;
         continue;
       }
@@ -166,6 +178,41 @@ export class JsonShrinker {
       }
       i++;
     }
+  }
+
+  /** One byte outside strings: brackets and separators move the safe point and count against the bounds. */
+  #structure(bytes: Uint8Array, i: number): void {
+    const byte = bytes[i] as number;
+    if (byte === QUOTE) this.#openString();
+    else if (byte === COMMA || byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++this.#values > VALUES_MAX) return this.#stop();
+      if (byte === COMMA) this.#safePoint();
+      else {
+        if (this.#depth === DEPTH_MAX) return this.#stop();
+        this.#closers[this.#depth++] = byte === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+      }
+    } else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && this.#depth > 0) this.#depth--;
+    this.#emit(bytes, i, i + 1);
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.#safePoint();
+  }
+
+  #safePoint(): void {
+    this.#safeLength = this.#length;
+    this.#safeDepth = this.#depth;
+  }
+
+  /**
+   * A bound is reached: back to the last safe point and close what is open there. Between that point and now the
+   * closers below its depth cannot have changed: replacing one takes a new opening bracket, which moves the point.
+   */
+  #stop(): void {
+    if (this.#safeLength < 0) {
+      this.overflow = true;
+      return;
+    }
+    this.#length = this.#safeLength;
+    for (let level = this.#safeDepth - 1; level >= 0; level--) this.#out[this.#length++] = this.#closers[level] as number;
+    this.truncated = true;
   }
 
   #openString(): void {
@@ -203,11 +250,8 @@ export class JsonShrinker {
 
   #emit(bytes: Uint8Array, from: number, to: number): void {
     const length = to - from;
-    if (length <= 0) return;
-    if (this.#length + length > this.#out.length) {
-      this.overflow = true;
-      return;
-    }
+    if (length <= 0 || this.truncated || this.overflow) return;
+    if (this.#length + length > OUTPUT_MAX_BYTES) return this.#stop();
     copyBytes(bytes, from, to, this.#out, this.#length);
     this.#length += length;
   }
@@ -255,6 +299,7 @@ export class PayloadCollector {
   }
 
   #write(shrinker: JsonShrinker, bytes: Uint8Array): void {
+    if (shrinker.truncated) return;
     shrinker.write(bytes);
     if (shrinker.overflow) this.#overflow();
   }

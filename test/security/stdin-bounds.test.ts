@@ -17,7 +17,6 @@ describe("hooks:emit stdin floods", () => {
     ["100 MB of NUL bytes", "head -c 100000000 /dev/zero"],
     ["100 MB of random bytes", "head -c 100000000 /dev/urandom"],
     ["a 17 MiB JSON object (past the spec's 16 MiB)", `printf '{"a":"'; head -c 17825792 /dev/zero | tr '\\0' x; printf '"}'`],
-    ["a structure bomb: 600,000 empty objects", `printf '{"a":['; yes '{},' | head -n 600000 | tr -d '\\n'; printf '{}]}'`],
   ])("%s: exit 0, peak under 64 MiB, no payload", (_label, feeder) => {
     const h = hostileProject();
     const run = peakRss(feeder, ["hooks:emit", h.project, "--json"], h);
@@ -25,6 +24,26 @@ describe("hooks:emit stdin floods", () => {
     expect(run.peakKiB).toBeLessThan(PEAK_BOUND_KIB);
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, skipped: true });
     expect(run.log).toMatch(/no payload \((timeout|too-large|invalid-json)\)/);
+  }, 30_000);
+
+  test("a structure bomb (600,000 empty objects) is cut at a value boundary: exit 0, under 64 MiB, nothing recorded", () => {
+    const h = hostileProject();
+    const run = peakRss(`printf '{"a":['; yes '{},' | head -n 600000 | tr -d '\\n'; printf '{}]}'`, ["hooks:emit", h.project, "--json"], h);
+    expect(run.code).toBe(0);
+    expect(run.peakKiB).toBeLessThan(PEAK_BOUND_KIB);
+    expect(JSON.parse(run.stdout)).toEqual({ ok: true, skipped: true });
+    expect(run.log).toContain("payload names no event");
+  }, 30_000);
+
+  test("an 8 MB Gemini BeforeModel past the kept bound is cut after a complete value: its first message still counts", () => {
+    const h = hostileProject();
+    const big = join(h.base, "before-model.json");
+    const turns = Array.from({ length: 400 }, (_, i) => ({ role: i % 2 ? "model" : "user", content: `turn ${i} ${"z".repeat(20_000)}` }));
+    const first = { role: "user", content: "<session_context>x</session_context><state_snapshot>\n<overall_goal>Ship it</overall_goal>\n</state_snapshot>" };
+    writeFileSync(big, JSON.stringify({ session_id: "2c446cde-a241-4485-b90d-b0ee365ecf4d", cwd: h.project, hook_event_name: "BeforeModel", llm_request: { model: "gemini-2.5-flash", messages: [first, ...turns], config: { temperature: 1 } } }));
+    const run = peakRss(`cat '${big}'`, ["hooks:emit", h.project, "--source=gemini", "--json"], h);
+    expect(run.peakKiB).toBeLessThan(PEAK_BOUND_KIB);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, event: "compaction" });
   }, 30_000);
 
   test("a valid 15 MB Write payload is recorded within the bound; only the path is stored", () => {
