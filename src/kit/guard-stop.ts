@@ -53,7 +53,7 @@ async function stopTurn(context: GuardContext): Promise<StopTurn | null> {
  * `systemMessage`) and logged, neither a block the agent did not deserve nor a silent pass.
  */
 function unchecked(context: GuardContext, read: StopTurn, what: string): Decision {
-  const note = `the transcript did not reach the answer within ${read.waitedMs} ms; not checked: ${what}`;
+  const note = `${read.incomplete ?? "the transcript is incomplete"}; not checked: ${what}`;
   logHookProblem(context.root, `guard:${context.guard}`, note);
   return { kind: "notice", text: `AIOSON ${context.guard}: ${note}` };
 }
@@ -92,14 +92,13 @@ export async function verifyClaims(context: GuardContext): Promise<Decision> {
 export async function confidenceCheck(context: GuardContext): Promise<Decision> {
   if (leaveAlone(context)) return PASS;
   const read = await stopTurn(context);
-  const { readTail, toolNamesFromText } = await import("./transcript.ts");
+  const { toolNamesOfFile } = await import("./transcript.ts");
   const { confidenceRows, confidenceFaults, confidenceReason } = await import("./confidence.ts");
   // The payload's answer counts once: added only when the transcript does not hold it yet.
   const answer = [...(read?.turn.assistantText ?? []), ...(read?.complete ? [] : [lastMessage(context)])].join("\n");
   const rows = confidenceRows(answer);
   if (rows.length === 0) return PASS;
-  const text = read ? readTail(transcriptPath(context)) : null;
-  const faults = confidenceFaults(rows, text === null ? new Set() : toolNamesFromText(text));
+  const faults = confidenceFaults(rows, (read ? toolNamesOfFile(transcriptPath(context)) : null) ?? new Set());
   if (faults.length === 0) return PASS;
   if (read && !read.complete) return unchecked(context, read, `confidence rows ${faults.map((fault) => `"${fault.axis}"`).join(", ")}`);
   return { kind: "block", reason: confidenceReason(faults) };

@@ -22,10 +22,18 @@ export type Turn = {
    * hands an async sub-agent's result back that way, and a Stop round follows).
    */
   automatic: boolean;
+  /** The turn starts before the window that was read (MAX_TURN_BYTES): what it did is not all known. */
+  truncated: boolean;
 };
 
-/** Transcripts can be huge; the current turn is at the end, so at most this much of the tail is read. */
+/** Transcripts can be huge: at most this much of the tail is scanned for the tools a session called. */
 export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+/**
+ * The current turn is at the end, and everything in it is kept while it is read (its text, tool calls and outputs),
+ * so its window is smaller: a turn that starts further back than this is judged incomplete (the guards then never
+ * block on it), which keeps a hook's memory bounded whatever the transcript holds.
+ */
+export const MAX_TURN_BYTES = 4 * 1024 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -34,31 +42,6 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** The tail of a file as text (whole file when small); null when it cannot be read. */
-export function readTail(path: string, maxBytes = MAX_TRANSCRIPT_BYTES): string | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return null;
-    const size = Math.min(stat.size, maxBytes);
-    const buffer = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, stat.size - size + read);
-      if (n <= 0) break;
-      read += n;
-    }
-    const text = buffer.subarray(0, read).toString("utf8");
-    // A cut tail starts mid-line: drop that partial line.
-    return stat.size > maxBytes ? text.slice(text.indexOf("\n") + 1) : text;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }
 
 function textOf(content: unknown): string {
@@ -227,7 +210,7 @@ const CHUNK_BYTES = 256 * 1024;
  * The lines of a file, last first, read in chunks from the end: at Stop time only the current turn is wanted,
  * so a multi-megabyte transcript costs a few chunks, not a full read. Splitting on the `\n` byte is safe in UTF-8.
  */
-function* linesBackwardOfFile(fd: number, size: number, limit = MAX_TRANSCRIPT_BYTES): Generator<string> {
+function* linesBackwardOfFile(fd: number, size: number, limit: number): Generator<string> {
   const floor = Math.max(0, size - limit);
   let position = size;
   let carry: Buffer = Buffer.alloc(0);
@@ -255,16 +238,34 @@ function* linesBackwardOfFile(fd: number, size: number, limit = MAX_TRANSCRIPT_B
   if (floor === 0 && carry.length > 0) yield carry.toString("utf8");
 }
 
+/** Runs `read` over the lines of a regular file, last first, within `limit` bytes of its end; null when unreadable. */
+function withLinesBackward<T>(path: string, limit: number, read: (lines: Iterable<string>, cut: boolean) => T): T | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    return read(linesBackwardOfFile(fd, stat.size, limit), stat.size > limit);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /** The current turn: every line after the last real user message (the whole transcript when there is none). */
-function turnFromLines(lines: Iterable<string>): Turn {
-  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [], automatic: false };
+function turnFromLines(lines: Iterable<string>, cut: boolean): Turn {
+  const turn: Turn = { assistantText: [], tools: [], toolOutputs: [], automatic: false, truncated: cut };
   const entries: Entry[] = [];
   for (const raw of lines) {
     const line = parseLine(raw.trim());
     if (!line) continue;
     const entry = classify(line);
     if (!entry) continue;
-    if (entry.user) break;
+    if (entry.user) {
+      turn.truncated = false;
+      break;
+    }
     // Read backwards, so a notification met before the user's message started the newest round.
     if (entry.notification) turn.automatic = true;
     entries.push(entry);
@@ -294,7 +295,8 @@ function turnHolds(turn: Turn, lastMessage: string): boolean {
  */
 const STOP_WAIT_MS = 3_000;
 
-export type StopTurn = { turn: Turn; complete: boolean; waitedMs: number };
+/** `incomplete`: why the turn could not be judged whole (for the guard's notice). */
+export type StopTurn = { turn: Turn; complete: boolean; waitedMs: number; incomplete?: string };
 
 /**
  * The current turn at Stop time. With the payload's `last_assistant_message`, the transcript is read again (every
@@ -309,8 +311,10 @@ export async function readStopTurn(path: string, lastMessage: string, waitMs = S
     const turn = readTurn(path);
     const waitedMs = Date.now() - started;
     if (!turn) return null;
+    // A turn longer than the window cannot be judged whole: waiting would not change that.
+    if (turn.truncated) return { turn, complete: false, waitedMs, incomplete: `the turn is longer than the last ${MAX_TURN_BYTES / (1024 * 1024)} MiB of the transcript` };
     if (turnHolds(turn, lastMessage)) return { turn, complete: true, waitedMs };
-    if (waitedMs >= waitMs) return { turn, complete: false, waitedMs };
+    if (waitedMs >= waitMs) return { turn, complete: false, waitedMs, incomplete: `the transcript did not reach the answer within ${waitedMs} ms` };
     await Bun.sleep(Math.min(pause, waitMs - waitedMs));
     pause = Math.min(pause * 2, 200);
   }
@@ -318,34 +322,24 @@ export async function readStopTurn(path: string, lastMessage: string, waitMs = S
 
 /** The current turn of a transcript file, read from its end; null when the file cannot be read. */
 export function readTurn(path: string): Turn | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return null;
-    return turnFromLines(linesBackwardOfFile(fd, stat.size));
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
+  return withLinesBackward(path, MAX_TURN_BYTES, turnFromLines);
 }
 
 const TOOL_LINE = /tool_use|function_call|custom_tool_call|local_shell_call|tool\.execution_start|toolRequests/;
 
-/** Names of every tool called anywhere in the transcript (lower-cased). */
-export function toolNamesFromText(text: string): Set<string> {
-  const names = new Set<string>();
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    if (!TOOL_LINE.test(raw)) continue;
-    const line = parseLine(raw.trim());
-    const entry = line ? classify(line) : null;
-    for (const tool of entry?.tools ?? []) names.add(tool.name.toLowerCase());
-  }
-  return names;
+/**
+ * Names of every tool called in the transcript's last MAX_TRANSCRIPT_BYTES (lower-cased), read in chunks so memory
+ * stays bounded; null when the file cannot be read.
+ */
+export function toolNamesOfFile(path: string): Set<string> | null {
+  return withLinesBackward(path, MAX_TRANSCRIPT_BYTES, (lines) => {
+    const names = new Set<string>();
+    for (const raw of lines) {
+      if (!TOOL_LINE.test(raw)) continue;
+      const line = parseLine(raw.trim());
+      const entry = line ? classify(line) : null;
+      for (const tool of entry?.tools ?? []) names.add(tool.name.toLowerCase());
+    }
+    return names;
+  });
 }
