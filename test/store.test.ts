@@ -46,8 +46,9 @@ describe("store migrations", () => {
     const run = runAioson(["runtime:init", project, "--json"]);
     expect(run.code).toBe(0);
     expect(columns(project, "execution_events")).toEqual(
-      expect.arrayContaining(["plan_step_id", "worker_status", "verdict", "token_count", "progress_pct", "harness_session_id"]),
+      expect.arrayContaining(["plan_step_id", "worker_status", "verdict", "token_count", "progress_pct", "harness_session_id", "harness", "duration_ms"]),
     );
+    expect(rows<Json>(project, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'otel_export_%' ORDER BY name")).toEqual([{ name: "otel_export_cursors" }, { name: "otel_export_state" }]);
     expect(columns(project, "tasks")).toEqual(expect.arrayContaining(["task_kind", "parent_task_key", "session_key"]));
     expect(columns(project, "agent_runs")).toEqual(expect.arrayContaining(["session_key", "source"]));
     expect(rows<Json>(project, "SELECT source FROM agent_runs WHERE run_key = 'dev-1'")[0]?.source).toBe("direct");

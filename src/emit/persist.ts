@@ -24,6 +24,8 @@ export type PersistInput = {
   agent: string;
   source: string;
   harnessSessionId: string | null;
+  /** The tool call's duration as the harness reported it, stored on each of its records. */
+  durationMs: number | null;
   records: readonly EmitRecord[];
   sessionEnd: boolean;
   /** Only an open session takes these records (SessionEnd, compaction confirmations): none is started for them. */
@@ -87,6 +89,8 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
       toolName: record.toolName,
       payload: storedPayload(record, input.harnessSessionId),
       harnessSessionId: input.harnessSessionId,
+      harness: input.source,
+      durationMs: input.durationMs,
       at,
     });
     stored.push({ record, event });

@@ -94,6 +94,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
         agent: options.agent,
         source,
         harnessSessionId: event.sessionId,
+        durationMs: event.durationMs,
         records,
         sessionEnd,
         // A confirmation only confirms a marker of an open session; it never opens one.

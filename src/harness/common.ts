@@ -45,6 +45,7 @@ export const EnvelopeSchema = v.object({
   stopHookActive: anything,
   terminationReason: text,
   workspacePaths: list,
+  duration_ms: anything,
 });
 export type Envelope = v.InferOutput<typeof EnvelopeSchema>;
 
@@ -113,6 +114,13 @@ export function firstText(...values: Array<string | undefined | null>): string |
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A tool runs for at most a day; anything else is not a duration. */
+const DURATION_MAX_MS = 86_400_000;
+
+function durationMs(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= DURATION_MAX_MS ? Math.round(value) : null;
 }
 
 function asExitCode(value: unknown): number | null {
@@ -235,6 +243,7 @@ export function eventFromEnvelope(e: Envelope, options: EnvelopeOptions): HookEv
     startSource: firstText(e.source)?.trim() ?? null,
     stopHookActive: isTrue(e.stop_hook_active ?? e.stopHookActive),
     taskChange: null,
+    durationMs: durationMs(e.duration_ms),
   };
 }
 

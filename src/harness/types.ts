@@ -74,6 +74,8 @@ export type HookEvent = {
    * the `<state_snapshot>` its requests carry after a compression); null = each report is its own compaction.
    */
   compactionKey?: string | null;
+  /** How long the tool ran, in milliseconds, when the harness says (Claude Code's `duration_ms`); else null. */
+  durationMs: number | null;
 };
 
 export type Adapter = (raw: Record<string, unknown>) => HookEvent;

@@ -49,6 +49,10 @@ export type EventInput = {
   toolName?: string | null;
   payload?: JsonObject | null;
   harnessSessionId?: string | null;
+  /** The harness that sent the hook payload (hooks:emit rows only). */
+  harness?: string | null;
+  /** How long the tool call took, when the harness reported it. */
+  durationMs?: number | null;
   planStepId?: string | null;
   workerStatus?: string | null;
   verdict?: string | null;
@@ -221,9 +225,10 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
     .query(
       `INSERT INTO execution_events (task_key, run_key, agent_name, agent_kind, squad_slug, session_key, source,
          workflow_id, workflow_stage, parent_run_key, event_type, phase, status, tool_name, message, payload_json,
-         sequence_no, created_at, plan_step_id, worker_status, verdict, token_count, progress_pct, harness_session_id)
+         sequence_no, created_at, plan_step_id, worker_status, verdict, token_count, progress_pct, harness_session_id,
+         harness, duration_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-         (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?, ?, ?, ?, ?, ?)
+         (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?)
        RETURNING id, sequence_no`,
     )
     .get(
@@ -251,6 +256,8 @@ export function appendEventToRun(db: Database, run: RunRow, event: EventInput): 
       event.tokenCount ?? null,
       event.progressPct ?? null,
       label(event.harnessSessionId, HARNESS_SESSION_ID_MAX),
+      label(event.harness),
+      event.durationMs ?? null,
     ) as { id: number; sequence_no: number };
   return { id: inserted.id, sequenceNo: inserted.sequence_no, createdAt: at };
 }

@@ -3,7 +3,8 @@
  * migrations only ever add columns.
  */
 /** 2: idx_execution_events_session_type (the dashboard's per-session reads of one kind of event). */
-export const SCHEMA_VERSION = 2;
+/** 3: the OpenTelemetry export state (cursors, lease) and the `harness` / `duration_ms` columns. */
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -116,6 +117,25 @@ CREATE TABLE IF NOT EXISTS content_items (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+
+-- The OpenTelemetry export (README "Team dashboards"): how far each destination has been sent, one row per
+-- destination (a hash of the endpoint URL, never the URL) and signal.
+CREATE TABLE IF NOT EXISTS otel_export_cursors (
+  destination TEXT NOT NULL,
+  signal TEXT NOT NULL,
+  last_event_id INTEGER NOT NULL DEFAULT 0,
+  failures INTEGER NOT NULL DEFAULT 0,
+  retry_at INTEGER,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (destination, signal)
+);
+-- The exporter's lease (one export per project at a time, expiring so that a killed exporter never holds it) and
+-- the store's random id, from which trace and span ids derive.
+CREATE TABLE IF NOT EXISTS otel_export_state (
+  key TEXT PRIMARY KEY,
+  value TEXT,
+  expires_at INTEGER
+);
 `;
 
 /** Columns added after the first AIOSON releases; checked against PRAGMA table_info before adding. */
@@ -126,6 +146,8 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: "execution_events", column: "token_count", type: "INTEGER" },
   { table: "execution_events", column: "progress_pct", type: "REAL" },
   { table: "execution_events", column: "harness_session_id", type: "TEXT" },
+  { table: "execution_events", column: "harness", type: "TEXT" },
+  { table: "execution_events", column: "duration_ms", type: "INTEGER" },
   { table: "tasks", column: "task_kind", type: "TEXT" },
   { table: "tasks", column: "parent_task_key", type: "TEXT" },
   { table: "tasks", column: "session_key", type: "TEXT" },
