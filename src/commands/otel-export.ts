@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { defineCommand } from "../cli/command.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { CommandError, printJson, printLines } from "../core/output.ts";
@@ -6,6 +7,15 @@ import { DIR_ARG, JSON_ARG, startDir, userRoot } from "../runtime/args.ts";
 import { loadOtelSettings } from "../otel/config.ts";
 import { runOtelExport } from "../otel/export.ts";
 import { formatExportReport } from "../otel/format.ts";
+
+/** Background work: the agent's own hooks and tools come first. */
+function lowerPriority(): void {
+  try {
+    setPriority(10);
+  } catch {
+    // Not permitted here: the export runs at the hook's priority.
+  }
+}
 
 /** README "Team dashboards": send the recorded events not sent yet to the configured OpenTelemetry collector. */
 export default defineCommand({
@@ -21,6 +31,7 @@ export default defineCommand({
       // Detached from a hook: never prints, never fails; a project root that is gone means there is nothing to do.
       const root = resolveHookRoot(startDir(args.dir));
       if (!root) return;
+      lowerPriority();
       try {
         const report = await runOtelExport({ root, settings: loadOtelSettings(), dryRun: false, auto: true });
         if (report.problems) logHookProblem(root, "otel:export", `not exported: ${report.problems.join("; ")}`);

@@ -9,6 +9,7 @@ import { capLabel, SOURCE_MAX } from "../core/labels.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { adapterFor, deliversCheckpointOn, harnessNotices, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
+import { startAutoExport } from "../otel/trigger.ts";
 import { checkpointOwed } from "../recap/pending-path.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
@@ -45,9 +46,21 @@ function withOutput(result: EmitResult, output: string | null): EmitResult {
   return output === null ? result : { ...result, output };
 }
 
+/** Events after which the recorded events are exported, when an OpenTelemetry destination is configured. */
+const EXPORT_EVENTS: ReadonlySet<string> = new Set(["Stop", "SessionEnd"]);
+
 export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   const root = resolveHookRoot(options.dir);
   if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
+  const seen: { name: string | null } = { name: null };
+  const result = await emitInRoot(root, options, seen);
+  // After the events are committed: a turn's end sends them on (detached, never awaited; src/otel/trigger.ts).
+  if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) await startAutoExport(root);
+  return result;
+}
+
+/** Spec 4.2 steps 2–9 in a project root; `seen.name` receives the event name once it is known. */
+async function emitInRoot(root: string, options: EmitOptions, seen: { name: string | null }): Promise<EmitResult> {
   try {
     const flagSource = sourceOption(options.source);
     const read = await readHookPayload(stdinLimitsFor(flagSource));
@@ -60,6 +73,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
     const event = adapterFor(source)(raw);
     const flagEvent = flagText(options.event);
     const name = eventName(flagEvent, event);
+    seen.name = name;
     if (read.kind === "payload") {
       if (name === null) logHookProblem(root, COMMAND, "payload names no event (no hook_event_name, tool_name or prompt)");
       else if (!isKnownEvent(name)) logHookProblem(root, COMMAND, `unknown event: ${name.slice(0, 80)}`);

@@ -271,7 +271,8 @@ function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths
   const shell: Shell = gemini ? { argv: geminiShell(command, env), verbatim: true } : harnessShell(tool, command, commandWindows, env);
   const result = Bun.spawnSync(shell.argv, {
     cwd: project,
-    env: { ...(env as Record<string, string>), PWD: project, ...(gemini ? geminiEnv(spec, project, sessionId) : {}) },
+    // The probe's Stop/SessionEnd must not start an OpenTelemetry export of the probe project to the user's collector.
+    env: { ...(env as Record<string, string>), PWD: project, OTEL_SDK_DISABLED: "true", ...(gemini ? geminiEnv(spec, project, sessionId) : {}) },
     stdin: new TextEncoder().encode(payload),
     stdout: "pipe",
     stderr: "pipe",

@@ -1,0 +1,165 @@
+/**
+ * The automatic export: a Stop (or SessionEnd) hook starts one detached exporter and returns without waiting for
+ * it; exporters of one project run one at a time; and nothing in a project can turn the export on or aim it.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
+import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync } from "./helpers.ts";
+import { startReceiver, uniqueLogs, uniqueSpans, type Receiver } from "./receiver.ts";
+
+afterAll(cleanupTemp);
+
+/** A receiver that holds every request until `open()`. */
+function gatedReceiver(): { receiver: Receiver; open: () => void; inFlight: () => number } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let pending = 0;
+  const receiver = startReceiver(async () => {
+    pending += 1;
+    await gate;
+    pending -= 1;
+    return undefined;
+  });
+  return { receiver, open: () => release(), inFlight: () => pending };
+}
+
+function stopPayload(project: string, text: string): string {
+  return JSON.stringify({ session_id: CLAUDE_SESSION, transcript_path: "/tmp/none.jsonl", cwd: project, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: text });
+}
+
+const leaseHeld = (project: string) => rows(project, "SELECT 1 FROM otel_export_state WHERE key = 'lease'").length > 0;
+
+describe("a Stop hook starts the exporter", () => {
+  test("detached and never awaited: the hook is done while the collector still holds the export; then it all arrives", async () => {
+    const { receiver, open, inFlight } = gatedReceiver();
+    const project = tempProject();
+    // The user config file, not the environment: Claude Code removes OTEL_EXPORTER_OTLP_* from its hooks' environment.
+    const home = homeWithConfig({ otel: { endpoint: receiver.url } });
+    try {
+      recordSession(project, home);
+      const hook = await runAsync({ args: ["hooks:emit", project, "--agent=dev", "--source=claude", "--then=agent:done", "--json"], cwd: project, home, stdin: stopPayload(project, "All done.") });
+      expect(hook.code).toBe(0);
+      expect((hook.json as { ok: boolean; event: string }).event).toBe("agent_message");
+      expect(receiver.requests).toHaveLength(0);
+      // The exporter the hook left behind reaches the collector, which answers nothing yet.
+      expect(await eventually(() => inFlight() > 0)).toBe(true);
+      expect(leaseHeld(project)).toBe(true);
+      open();
+      expect(await eventually(() => receiver.requests.length === 2 && !leaseHeld(project))).toBe(true);
+      expect(receiver.spans()).toHaveLength(8);
+      const messages = receiver.logs().filter((log) => log.eventName === "aioson.agent_message");
+      expect(messages).toHaveLength(2);
+      const max = rows<{ id: number }>(project, "SELECT MAX(id) AS id FROM execution_events")[0]?.id;
+      expect(rows(project, "SELECT signal, last_event_id FROM otel_export_cursors ORDER BY signal")).toEqual([{ signal: "logs", last_event_id: max }, { signal: "traces", last_event_id: max }]);
+    } finally {
+      open();
+      receiver.stop();
+    }
+  });
+
+  test("one exporter at a time: parallel turn ends while an export is in flight, every event delivered exactly once", async () => {
+    const { receiver, open, inFlight } = gatedReceiver();
+    const project = tempProject();
+    const home = homeWithConfig(null);
+    try {
+      recordSession(project, home);
+      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_EXPORTER: "none" };
+      const first = await runAsync({ args: ["hooks:emit", project, "--agent=dev", "--source=claude"], cwd: project, home, env, stdin: stopPayload(project, "turn 0") });
+      expect(first.code).toBe(0);
+      expect(await eventually(() => inFlight() > 0)).toBe(true);
+      const hooks = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => runAsync({ args: ["hooks:emit", project, "--agent=dev", "--source=codex"], cwd: project, home, env, stdin: stopPayload(project, `turn ${i + 1}`) })),
+      );
+      expect(hooks.map((h) => h.code)).toEqual([0, 0, 0, 0, 0, 0]);
+      // The exporters those hooks started found the lease held and left; the one in flight is still alone.
+      await Bun.sleep(1_000);
+      expect(receiver.maxInFlight.logs).toBe(1);
+      open();
+      expect(await eventually(() => !leaseHeld(project) && receiver.logs().filter((log) => log.eventName === "aioson.agent_message").length >= 7)).toBe(true);
+      await Bun.sleep(500);
+      const messages = receiver.logs().filter((log) => log.eventName === "aioson.agent_message");
+      expect(messages.map((log) => log.attributes["aioson.event.id"]).length).toBe(8);
+      expect(uniqueLogs(receiver.logs()).size).toBe(receiver.logs().length);
+      expect(receiver.maxInFlight.logs).toBe(1);
+      expect(uniqueSpans(receiver.spans()).size).toBe(0);
+    } finally {
+      open();
+      receiver.stop();
+    }
+  });
+
+  test("OTEL_SDK_DISABLED=true wins over the user config: nothing is sent", async () => {
+    const receiver = startReceiver();
+    const project = tempProject();
+    const home = homeWithConfig({ otel: { endpoint: receiver.url } });
+    try {
+      recordSession(project, home);
+      const hook = await runAsync({ args: ["hooks:emit", project, "--agent=dev", "--source=claude"], cwd: project, home, env: { OTEL_SDK_DISABLED: "true" }, stdin: stopPayload(project, "x") });
+      expect(hook.code).toBe(0);
+      const manual = await runAsync({ args: ["otel:export", project], cwd: project, home, env: { OTEL_SDK_DISABLED: "true" } });
+      expect(manual.stdout.trim()).toBe("OpenTelemetry export disabled (OTEL_SDK_DISABLED=true).");
+      await Bun.sleep(1_000);
+      expect(receiver.requests).toHaveLength(0);
+    } finally {
+      receiver.stop();
+    }
+  });
+});
+
+test("hooks:doctor runs the Stop handler in its probe project without exporting that project", async () => {
+  const receiver = startReceiver();
+  const home = homeWithConfig({ otel: { endpoint: receiver.url } });
+  const bin = join(home, "bin");
+  mkdirSync(bin);
+  symlinkSync(BINARY, join(bin, "aioson"));
+  const env = { XDG_CONFIG_HOME: join(home, ".config"), PATH: `${bin}:/usr/bin:/bin` };
+  try {
+    expect(runAioson(["hooks:install", "--tool=claude"], { home, env }).code).toBe(0);
+    const doctor = runAioson(["hooks:doctor", "--json"], { home, env });
+    const stop = (doctor.json as { harnesses: Array<{ handlers: Array<{ event: string; ok: boolean }> }> }).harnesses.flatMap((h) => h.handlers).find((h) => h.event === "Stop");
+    expect(stop?.ok).toBe(true);
+    await Bun.sleep(1_500);
+    expect(receiver.requests).toHaveLength(0);
+  } finally {
+    receiver.stop();
+  }
+});
+
+describe("a hostile project", () => {
+  test("an otel setting in any file of the project sends nothing, from a hook or from the command", async () => {
+    const receiver = startReceiver();
+    const endpoint = receiver.url;
+    const otel = { otel: { endpoint, headers: { "x-api-key": "stolen" }, content: "full" } };
+    const project = tempProject({
+      ".aioson/config.json": JSON.stringify(otel),
+      ".aioson/otel.json": JSON.stringify(otel.otel),
+      ".aioson/runtime/config.json": JSON.stringify(otel),
+      "aioson-models.json": JSON.stringify({ ...otel, jev: { enabled: true } }),
+      ".config/aioson/config.json": JSON.stringify(otel),
+      ".env": `OTEL_EXPORTER_OTLP_ENDPOINT=${endpoint}\nOTEL_SDK_DISABLED=false\n`,
+      "bunfig.toml": `[env]\nOTEL_EXPORTER_OTLP_ENDPOINT = "${endpoint}"\n`,
+      ".claude/settings.json": JSON.stringify({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } }),
+      "package.json": JSON.stringify({ name: "x", config: otel }),
+    });
+    const home = homeWithConfig(null);
+    try {
+      recordSession(project, home);
+      mkdirSync(join(project, "sub"), { recursive: true });
+      writeFileSync(join(project, "sub", ".env"), `OTEL_EXPORTER_OTLP_ENDPOINT=${endpoint}\n`);
+      const hook = await runAsync({ args: ["hooks:emit", ".", "--agent=dev", "--source=claude", "--then=agent:done"], cwd: project, home, stdin: stopPayload(project, "done") });
+      expect(hook.code).toBe(0);
+      const end = await runAsync({ args: ["hooks:emit", join(project, "sub"), "--agent=dev", "--source=codex", "--event=SessionEnd"], cwd: join(project, "sub"), home, stdin: JSON.stringify({ session_id: "s", hook_event_name: "SessionEnd" }) });
+      expect(end.code).toBe(0);
+      const manual = await runAsync({ args: ["otel:export", "."], cwd: project, home });
+      expect(manual.code).toBe(0);
+      expect(manual.stdout).toStartWith("OpenTelemetry export is not configured");
+      await Bun.sleep(1_500);
+      expect(receiver.requests).toHaveLength(0);
+      expect(rows(project, "SELECT * FROM otel_export_cursors")).toEqual([]);
+    } finally {
+      receiver.stop();
+    }
+  });
+});
