@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { MAX_RETRY_WAIT_MS, MAX_TIMEOUT_MS, type Signal } from "./config.ts";
 
 export type Cursor = { lastEventId: number; failures: number; retryAt: number | null };
@@ -78,6 +79,24 @@ export function existingStoreId(db: Database): string | null {
   }
 }
 
+/** An exporter's lease owner: `<host>/<pid>/<random>`, so a lease left by a killed exporter of this host is known dead. */
+export function newLeaseOwner(): string {
+  return `${hostname()}/${process.pid}/${randomBytes(8).toString("hex")}`;
+}
+
+/** False only for an owner on this host whose process is gone (SIGKILL, a crash): its lease is free at once. */
+function ownerAlive(owner: string): boolean {
+  const [host, pid] = owner.split("/");
+  const id = Number(pid);
+  if (host !== hostname() || !Number.isSafeInteger(id) || id <= 0) return true;
+  try {
+    process.kill(id, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === "EPERM";
+  }
+}
+
 /**
  * Takes (or renews) the lease for `owner` until `now + LEASE_TTL_MS`; false when another exporter holds an unexpired
  * one. Run inside a write transaction, so two exporters can never both win.
@@ -86,7 +105,7 @@ export function takeLease(db: Database, owner: string, now: number): boolean {
   const row = db.query("SELECT value, expires_at FROM otel_export_state WHERE key = 'lease'").get() as { value: unknown; expires_at: unknown } | null;
   const expires = row ? safeInt(row.expires_at, 0, Number.MAX_SAFE_INTEGER) : null;
   // A lease that claims to last beyond any real export was not written by one: it does not count.
-  const held = row !== null && row.value !== owner && expires !== null && expires > now && expires - now <= LEASE_TTL_MS;
+  const held = row !== null && typeof row.value === "string" && row.value !== owner && expires !== null && expires > now && expires - now <= LEASE_TTL_MS && ownerAlive(row.value);
   if (held) return false;
   db.query("INSERT INTO otel_export_state (key, value, expires_at) VALUES ('lease', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at").run(owner, now + LEASE_TTL_MS);
   return true;
@@ -94,8 +113,4 @@ export function takeLease(db: Database, owner: string, now: number): boolean {
 
 export function releaseLease(db: Database, owner: string): void {
   db.query("DELETE FROM otel_export_state WHERE key = 'lease' AND value = ?").run(owner);
-}
-
-export function newLeaseOwner(): string {
-  return `${process.pid}-${randomBytes(8).toString("hex")}`;
 }

@@ -7,8 +7,8 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTemp, rows, tempProject } from "../helpers.ts";
-import { homeWithConfig, recordSession, runAsync } from "./helpers.ts";
+import { BINARY, cleanupTemp, rows, tempProject } from "../helpers.ts";
+import { eventually, homeWithConfig, otelEnv, recordSession, runAsync } from "./helpers.ts";
 import { partialSuccessBody, startReceiver, uniqueLogs, uniqueSpans, type Receiver } from "./receiver.ts";
 
 afterAll(cleanupTemp);
@@ -102,6 +102,37 @@ describe("a slow collector", () => {
       expect(new Set(perRequest).size).toBe(1);
       expect(uniqueLogs(receiver.logs()).size).toBe(receiver.requests[0]?.logs.length as number);
     } finally {
+      receiver.stop();
+    }
+  });
+});
+
+describe("an exporter killed mid-request", () => {
+  test("SIGKILL: the cursor has not moved, its lease is free at once, the next export resends the same ids", async () => {
+    const { project, home } = recorded();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const receiver = startReceiver(async () => {
+      arrived += 1;
+      await gate;
+      return undefined;
+    });
+    try {
+      const child = Bun.spawn([BINARY, "otel:export", project], { cwd: project, env: otelEnv(home, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_LOGS_EXPORTER: "none" }), stdout: "ignore", stderr: "ignore" });
+      expect(await eventually(() => arrived > 0)).toBe(true);
+      child.kill(9);
+      await child.exited;
+      release();
+      expect(await eventually(() => receiver.requests.length === 1)).toBe(true);
+      expect(cursors(project)).toEqual([]);
+      const next = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
+      expect(next.report.skipped).toBeUndefined();
+      expect(next.report.signals[0]).toMatchObject({ sent: 8, pending: 0 });
+      expect(receiver.spans()).toHaveLength(16);
+      expect(uniqueSpans(receiver.spans()).size).toBe(8);
+    } finally {
+      release();
       receiver.stop();
     }
   });
