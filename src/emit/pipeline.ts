@@ -55,7 +55,7 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   const seen: { name: string | null } = { name: null };
   const result = await emitInRoot(root, options, seen);
   // After the events are committed: a turn's end sends them on (detached, never awaited; src/otel/trigger.ts).
-  if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) await startAutoExport(root);
+  if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) startAutoExport(root);
   return result;
 }
 

@@ -10,6 +10,7 @@
  */
 import * as v from "valibot";
 import { readUserConfig } from "../core/user-config.ts";
+import { autoExport, disabledBy, envText } from "./switches.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -57,9 +58,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A header or resource value is a short label or key; anything longer is a mistake, not something to send. */
 const VALUE_MAX = 4_096;
 
-const stringMap = v.union([v.string(), v.record(v.string(), v.string())]);
-
 function sectionSchema() {
+  const stringMap = v.union([v.string(), v.record(v.string(), v.string())]);
   return v.strictObject({
     disabled: v.optional(v.boolean()),
     endpoint: v.optional(v.string()),
@@ -83,15 +83,6 @@ function sectionSchema() {
 }
 
 type Section = v.InferOutput<ReturnType<typeof sectionSchema>>;
-
-function envText(env: Env, key: string): string | undefined {
-  const value = env[key]?.trim();
-  return value ? value : undefined;
-}
-
-function isTrue(value: string | undefined): boolean {
-  return value?.toLowerCase() === "true";
-}
 
 function envSignal(signal: Signal): string {
   return signal.toUpperCase();
@@ -252,14 +243,10 @@ function resolveTarget(env: Env, section: Section, signal: Signal, problems: str
   return { url, headers, protocol, timeoutMs, compression, from };
 }
 
-function booleanOf(text: string | undefined, fallback: boolean): boolean {
-  if (text === undefined) return fallback;
-  return !["false", "0", "off", "no"].includes(text.toLowerCase());
-}
-
 /** The settings from an environment and the config file's `otel` section (pure: both are passed in). */
 export function resolveOtelSettings(env: Env, rawSection: unknown): OtelSettings {
-  if (isTrue(envText(env, "OTEL_SDK_DISABLED"))) return { kind: "disabled", reason: "OTEL_SDK_DISABLED=true" };
+  const disabled = disabledBy(env, rawSection);
+  if (disabled) return { kind: "disabled", reason: disabled };
   let section: Section = {};
   if (rawSection !== undefined) {
     const parsed = v.safeParse(sectionSchema(), rawSection);
@@ -269,7 +256,6 @@ export function resolveOtelSettings(env: Env, rawSection: unknown): OtelSettings
     }
     section = parsed.output;
   }
-  if (section.disabled === true) return { kind: "disabled", reason: "\"disabled\": true in the user config" };
   const problems: string[] = [];
   const resourceAttributes = {
     ...parsePairs(section.resourceAttributes, "otel.resourceAttributes", problems),
@@ -281,7 +267,7 @@ export function resolveOtelSettings(env: Env, rawSection: unknown): OtelSettings
     serviceName: envText(env, "OTEL_SERVICE_NAME") ?? section.serviceName?.trim() ?? resourceAttributes["service.name"] ?? DEFAULT_SERVICE_NAME,
     resourceAttributes,
     content: contentOf(envText(env, "AIOSON_OTEL_CONTENT") ?? section.content, problems),
-    auto: booleanOf(envText(env, "AIOSON_OTEL_AUTO"), section.auto ?? true),
+    auto: autoExport(env, section),
   };
   if (problems.length > 0) return { kind: "invalid", problems };
   if (!config.traces && !config.logs) return { kind: "unconfigured", config };
@@ -290,7 +276,8 @@ export function resolveOtelSettings(env: Env, rawSection: unknown): OtelSettings
 
 /** The settings of this process: its environment and the user config file (read once, bounded). */
 export function loadOtelSettings(env: Env = process.env): OtelSettings {
-  if (isTrue(envText(env, "OTEL_SDK_DISABLED"))) return { kind: "disabled", reason: "OTEL_SDK_DISABLED=true" };
+  const disabled = disabledBy(env, undefined);
+  if (disabled) return { kind: "disabled", reason: disabled };
   const read = readUserConfig(env);
   if (read.kind === "invalid") return { kind: "invalid", problems: [`${read.path}: ${read.reason}`] };
   return resolveOtelSettings(env, read.kind === "ok" ? read.config.otel : undefined);

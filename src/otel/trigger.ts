@@ -4,35 +4,29 @@
  * time: a started exporter that finds the store's lease held exits right away, and the one holding it looks again
  * for new events before it ends.
  *
- * This module is on the hook path, so it stays small: with nothing configured a hook pays a few environment
- * lookups and one `stat` of the user config file; the settings (valibot) are loaded only when something may be
- * configured.
+ * This module is on the hook path, so it decides with the switches alone (switches.ts) and leaves validating the
+ * settings to the exporter, which reports a problem in the hook log: with nothing configured a hook pays a few
+ * environment lookups and one `stat` of the user config file, with a destination one bounded read of that file.
  */
 import { existsSync } from "node:fs";
 import { logHookProblem } from "../core/hook-log.ts";
-import { userConfigPath } from "../core/user-config.ts";
-
-const COMMAND = "otel:export";
-const ENDPOINT_VARIABLES = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"] as const;
+import { readUserConfig, userConfigPath } from "../core/user-config.ts";
+import { autoExport, disabledBy, endpointNamed } from "./switches.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** False when no export can be configured: disabled, no endpoint variable and no user config file. */
-function mayBeConfigured(env: Env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
-  return ENDPOINT_VARIABLES.some((name) => env[name]?.trim()) || existsSync(userConfigPath(env));
+function exportWanted(env: Env): boolean {
+  if (disabledBy(env, undefined)) return false;
+  const read = existsSync(userConfigPath(env)) ? readUserConfig(env) : null;
+  const section = read?.kind === "ok" ? read.config.otel : undefined;
+  if (disabledBy(env, section) || !autoExport(env, section)) return false;
+  // A config file that cannot be read is left to the exporter, which says why in the hook log.
+  return endpointNamed(env, section) || read?.kind === "invalid";
 }
 
-export async function startAutoExport(root: string, env: Env = process.env): Promise<void> {
+export function startAutoExport(root: string, env: Env = process.env): void {
   try {
-    if (!mayBeConfigured(env)) return;
-    const { loadOtelSettings } = await import("./config.ts");
-    const settings = loadOtelSettings(env);
-    if (settings.kind === "invalid") {
-      logHookProblem(root, COMMAND, `not started: ${settings.problems.join("; ")}`);
-      return;
-    }
-    if (settings.kind !== "ok" || !settings.config.auto) return;
+    if (!exportWanted(env)) return;
     const child = Bun.spawn({
       cmd: [process.execPath, "otel:export", root, "--auto"],
       cwd: root,
@@ -43,6 +37,6 @@ export async function startAutoExport(root: string, env: Env = process.env): Pro
     });
     child.unref();
   } catch (error) {
-    logHookProblem(root, COMMAND, error);
+    logHookProblem(root, "otel:export", error);
   }
 }

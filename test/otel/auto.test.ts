@@ -3,7 +3,7 @@
  * it; exporters of one project run one at a time; and nothing in a project can turn the export on or aim it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
 import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync } from "./helpers.ts";
@@ -106,6 +106,26 @@ describe("a Stop hook starts the exporter", () => {
       receiver.stop();
     }
   });
+});
+
+test("auto: false keeps the hooks from exporting (the command still does); invalid settings are reported in the hook log", async () => {
+  const receiver = startReceiver();
+  const project = tempProject();
+  const home = homeWithConfig({ otel: { endpoint: receiver.url, auto: false } });
+  try {
+    recordSession(project, home);
+    expect((await runAsync({ args: ["hooks:emit", project, "--source=claude"], cwd: project, home, stdin: stopPayload(project, "x") })).code).toBe(0);
+    await Bun.sleep(1_000);
+    expect(receiver.requests).toHaveLength(0);
+    expect((await runAsync({ args: ["otel:export", project], cwd: project, home })).code).toBe(0);
+    expect(receiver.requests).toHaveLength(2);
+    const broken = homeWithConfig({ otel: { endpoint: receiver.url, protocol: "grpc" } });
+    expect((await runAsync({ args: ["hooks:emit", project, "--source=claude"], cwd: project, home: broken, stdin: stopPayload(project, "y") })).code).toBe(0);
+    expect(await eventually(() => existsSync(join(project, ".aioson", "runtime", "hooks.log")) && readFileSync(join(project, ".aioson", "runtime", "hooks.log"), "utf8").includes("otel:export not exported: protocol of traces: grpc is not supported"))).toBe(true);
+    expect(receiver.requests).toHaveLength(2);
+  } finally {
+    receiver.stop();
+  }
 });
 
 test("hooks:doctor runs the Stop handler in its probe project without exporting that project", async () => {
