@@ -18,8 +18,8 @@ import { closeStore, openStore, withStoreTransaction, type Store } from "../stor
 import { MAX_RETRY_WAIT_MS, printableUrl, SIGNALS, type ContentLevel, type OtelConfig, type OtelSettings, type Protocol, type Signal, type SignalTarget } from "./config.ts";
 import { encodeLogs, encodeSpans, encoder, type Encoder } from "./encode.ts";
 import { logsOf, spansOf, type LogItem, type MapContext, type SpanItem } from "./mapping.ts";
-import { countRowsAfter, readRowsAfter, type EventRow } from "./rows.ts";
-import { destinationKey, existingStoreId, MAX_BACKOFF_MS, newLeaseOwner, readCursor, releaseLease, saveFailure, saveProgress, storeId, takeLease, type Cursor } from "./state.ts";
+import { countRowsAfter, hasRowsAfter, readRowsAfter, type EventRow } from "./rows.ts";
+import { destinationKey, existingStoreId, leaseHeld, MAX_BACKOFF_MS, newLeaseOwner, readCursor, releaseLease, saveFailure, saveProgress, storeId, takeLease, type Cursor } from "./state.ts";
 import { sendOtlp, type SendResult } from "./transport.ts";
 
 const COMMAND = "otel:export";
@@ -248,9 +248,24 @@ function addRound(into: SignalReport[], reports: readonly SignalReport[]): void 
   }
 }
 
+/**
+ * Whether an automatic run has anything to do: a signal not waiting out a backoff with events after its cursor, and
+ * no other exporter at work. Reads only, so the exporters a busy project's hooks start mostly leave without taking
+ * the store's write lock from those hooks.
+ */
+function autoWork(store: Store, config: OtelConfig, owner: string): boolean {
+  const now = Date.now();
+  if (leaseHeld(store.db, owner, now)) return false;
+  return targets(config).some(([signal, target]) => {
+    const cursor = readCursor(store.db, destinationKey(target.url), signal, now);
+    return (cursor.retryAt === null || cursor.retryAt <= now) && hasRowsAfter(store.db, cursor.lastEventId);
+  });
+}
+
 async function send(root: string, store: Store, config: OtelConfig, auto: boolean): Promise<ExportReport> {
   const owner = newLeaseOwner();
   const report: ExportReport = { ok: true, configured: true, dryRun: false, content: config.content, signals: [] };
+  if (auto && !autoWork(store, config, owner)) return report;
   // An automatic run looks again after releasing the lease: a hook that found it held meanwhile left its events to us.
   for (let round = 0; round < (auto ? AUTO_ROUNDS : 1); round++) {
     if (!transaction(store, (db) => takeLease(db, owner, Date.now()))) {
@@ -259,7 +274,7 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
     }
     const reports: SignalReport[] = [];
     try {
-      const run = runOf(root, store, config, auto, owner, transaction(store, (db) => storeId(db)));
+      const run = runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)));
       for (const [signal, target] of targets(config)) reports.push(await exportSignal(run, signal, target));
     } finally {
       transaction(store, (db) => releaseLease(db, owner));

@@ -121,6 +121,10 @@ export function readRowsAfter(db: Database, afterId: number, limit: number): Row
   return { rows, lastId: typeof last === "number" ? last : afterId, read: raw.length };
 }
 
+export function hasRowsAfter(db: Database, afterId: number): boolean {
+  return db.query("SELECT 1 FROM execution_events WHERE id > ? LIMIT 1").get(afterId) !== null;
+}
+
 export function countRowsAfter(db: Database, afterId: number): number {
   const row = db.query("SELECT COUNT(*) AS n FROM execution_events WHERE id > ?").get(afterId) as { n: number };
   return row.n;

@@ -97,16 +97,20 @@ function ownerAlive(owner: string): boolean {
   }
 }
 
+/** Whether another live exporter holds an unexpired lease (a read: an exporter with nothing to do writes nothing). */
+export function leaseHeld(db: Database, owner: string, now: number): boolean {
+  const row = db.query("SELECT value, expires_at FROM otel_export_state WHERE key = 'lease'").get() as { value: unknown; expires_at: unknown } | null;
+  const expires = row ? safeInt(row.expires_at, 0, Number.MAX_SAFE_INTEGER) : null;
+  // A lease that claims to last beyond any real export was not written by one: it does not count.
+  return row !== null && typeof row.value === "string" && row.value !== owner && expires !== null && expires > now && expires - now <= LEASE_TTL_MS && ownerAlive(row.value);
+}
+
 /**
  * Takes (or renews) the lease for `owner` until `now + LEASE_TTL_MS`; false when another exporter holds an unexpired
  * one. Run inside a write transaction, so two exporters can never both win.
  */
 export function takeLease(db: Database, owner: string, now: number): boolean {
-  const row = db.query("SELECT value, expires_at FROM otel_export_state WHERE key = 'lease'").get() as { value: unknown; expires_at: unknown } | null;
-  const expires = row ? safeInt(row.expires_at, 0, Number.MAX_SAFE_INTEGER) : null;
-  // A lease that claims to last beyond any real export was not written by one: it does not count.
-  const held = row !== null && typeof row.value === "string" && row.value !== owner && expires !== null && expires > now && expires - now <= LEASE_TTL_MS && ownerAlive(row.value);
-  if (held) return false;
+  if (leaseHeld(db, owner, now)) return false;
   db.query("INSERT INTO otel_export_state (key, value, expires_at) VALUES ('lease', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at").run(owner, now + LEASE_TTL_MS);
   return true;
 }
