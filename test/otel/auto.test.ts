@@ -7,23 +7,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
 import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync } from "./helpers.ts";
-import { startReceiver, uniqueLogs, uniqueSpans, type Receiver } from "./receiver.ts";
+import { gatedReceiver, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
 
 afterAll(cleanupTemp);
-
-/** A receiver that holds every request until `open()`. */
-function gatedReceiver(): { receiver: Receiver; open: () => void; inFlight: () => number } {
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let pending = 0;
-  const receiver = startReceiver(async () => {
-    pending += 1;
-    await gate;
-    pending -= 1;
-    return undefined;
-  });
-  return { receiver, open: () => release(), inFlight: () => pending };
-}
 
 function stopPayload(project: string, text: string): string {
   return JSON.stringify({ session_id: CLAUDE_SESSION, transcript_path: "/tmp/none.jsonl", cwd: project, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: text });

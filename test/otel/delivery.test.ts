@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, tempProject } from "../helpers.ts";
 import { eventually, homeWithConfig, otelEnv, recordSession, runAsync } from "./helpers.ts";
-import { partialSuccessBody, startReceiver, uniqueLogs, uniqueSpans, type Receiver } from "./receiver.ts";
+import { gatedReceiver, partialSuccessBody, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
 
 afterAll(cleanupTemp);
 
@@ -110,20 +110,13 @@ describe("a slow collector", () => {
 describe("an exporter killed mid-request", () => {
   test("SIGKILL: the cursor has not moved, its lease is free at once, the next export resends the same ids", async () => {
     const { project, home } = recorded();
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let arrived = 0;
-    const receiver = startReceiver(async () => {
-      arrived += 1;
-      await gate;
-      return undefined;
-    });
+    const { receiver, open, inFlight } = gatedReceiver();
     try {
       const child = Bun.spawn([BINARY, "otel:export", project], { cwd: project, env: otelEnv(home, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_LOGS_EXPORTER: "none" }), stdout: "ignore", stderr: "ignore" });
-      expect(await eventually(() => arrived > 0)).toBe(true);
+      expect(await eventually(() => inFlight() > 0)).toBe(true);
       child.kill(9);
       await child.exited;
-      release();
+      open();
       expect(await eventually(() => receiver.requests.length === 1)).toBe(true);
       expect(cursors(project)).toEqual([]);
       const next = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
@@ -132,7 +125,7 @@ describe("an exporter killed mid-request", () => {
       expect(receiver.spans()).toHaveLength(16);
       expect(uniqueSpans(receiver.spans()).size).toBe(8);
     } finally {
-      release();
+      open();
       receiver.stop();
     }
   });

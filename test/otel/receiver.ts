@@ -233,3 +233,17 @@ export function uniqueSpans(spans: readonly ReceivedSpan[]): Map<string, Receive
 export function uniqueLogs(logs: readonly ReceivedLog[]): Map<string, ReceivedLog> {
   return new Map(logs.map((log) => [String(log.attributes["log.record.uid"]), log]));
 }
+
+/** A receiver that holds every request until `open()`; `inFlight()` counts the requests it holds. */
+export function gatedReceiver(): { receiver: Receiver; open: () => void; inFlight: () => number } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let pending = 0;
+  const receiver = startReceiver(async () => {
+    pending += 1;
+    await gate;
+    pending -= 1;
+    return undefined;
+  });
+  return { receiver, open: () => release(), inFlight: () => pending };
+}
