@@ -115,9 +115,9 @@ function resourceAttributes(config: OtelConfig, root: string, id: string): Recor
   };
 }
 
-function runOf(root: string, store: Store, config: OtelConfig, auto: boolean, owner: string, id: string): Run {
+function runOf(root: string, store: Store, config: OtelConfig, auto: boolean, owner: string, id: string, deadline: number): Run {
   const enc = encoder(resourceAttributes(config, root, id), { name: "aioson", version: VERSION });
-  return { root, store, auto, owner, map: { storeId: id, content: config.content }, enc, deadline: Date.now() + RUN_BUDGET_MS };
+  return { root, store, auto, owner, map: { storeId: id, content: config.content }, enc, deadline };
 }
 
 function transaction<T>(store: Store, work: (db: Database) => T): T {
@@ -266,6 +266,7 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
   const owner = newLeaseOwner();
   const report: ExportReport = { ok: true, configured: true, dryRun: false, content: config.content, signals: [] };
   if (auto && !autoWork(store, config, owner)) return report;
+  const deadline = Date.now() + RUN_BUDGET_MS;
   // An automatic run looks again after releasing the lease: a hook that found it held meanwhile left its events to us.
   for (let round = 0; round < (auto ? AUTO_ROUNDS : 1); round++) {
     if (!transaction(store, (db) => takeLease(db, owner, Date.now()))) {
@@ -274,13 +275,13 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
     }
     const reports: SignalReport[] = [];
     try {
-      const run = runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)));
+      const run = runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)), deadline);
       for (const [signal, target] of targets(config)) reports.push(await exportSignal(run, signal, target));
     } finally {
       transaction(store, (db) => releaseLease(db, owner));
     }
     addRound(report.signals, reports);
-    if (reports.every((item) => item.stopped !== undefined || item.pending === 0)) break;
+    if (Date.now() > deadline || reports.every((item) => item.stopped !== undefined || item.pending === 0)) break;
   }
   report.ok = report.signals.every((item) => item.stopped !== "failed");
   return report;
@@ -289,7 +290,7 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
 /** A dry run: what the next export would send, without sending, taking the lease, or writing anything. */
 function preview(root: string, store: Store, config: OtelConfig, configured: boolean): ExportReport {
   // Before the first export the store has no id yet: the ids shown are then not the ones that will be sent.
-  const run = runOf(root, store, config, false, "", existingStoreId(store.db) ?? "0".repeat(31) + "1");
+  const run = runOf(root, store, config, false, "", existingStoreId(store.db) ?? "0".repeat(31) + "1", 0);
   const reports = SIGNALS.flatMap((signal): PreviewReport[] => {
     const target = config[signal];
     if (!target && configured) return [];
