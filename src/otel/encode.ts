@@ -104,7 +104,8 @@ export function readPartialSuccess(signal: Signal, protocol: Protocol, body: Uin
     const partial = response !== null && typeof response === "object" ? (response as { partialSuccess?: unknown }).partialSuccess : undefined;
     if (partial === null || typeof partial !== "object") return { rejected: 0, message: null };
     const fields = partial as { rejectedSpans?: unknown; rejectedLogRecords?: unknown; errorMessage?: unknown };
-    const message = typeof fields.errorMessage === "string" && fields.errorMessage !== "" ? fields.errorMessage : null;
+    // The collector's words end up in the hook log: one line, no control characters, bounded.
+    const message = typeof fields.errorMessage === "string" && fields.errorMessage.trim() !== "" ? fields.errorMessage.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").trim().slice(0, 500) : null;
     return { rejected: count(signal === "traces" ? fields.rejectedSpans : fields.rejectedLogRecords), message };
   } catch {
     return { rejected: 0, message: null };
