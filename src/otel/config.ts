@@ -269,7 +269,8 @@ export function resolveOtelSettings(env: Env, rawSection: unknown): OtelSettings
     content: contentOf(envText(env, "AIOSON_OTEL_CONTENT") ?? section.content, problems),
     auto: autoExport(env, section),
   };
-  if (problems.length > 0) return { kind: "invalid", problems };
+  // Both signals share most settings: a shared mistake is said once.
+  if (problems.length > 0) return { kind: "invalid", problems: [...new Set(problems)] };
   if (!config.traces && !config.logs) return { kind: "unconfigured", config };
   return { kind: "ok", config };
 }
