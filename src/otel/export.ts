@@ -16,7 +16,7 @@ import { isoNow } from "../core/time.ts";
 import { VERSION } from "../core/version.ts";
 import { closeStore, openStore, withStoreTransaction, type Store } from "../store/db.ts";
 import { MAX_RETRY_WAIT_MS, printableUrl, SIGNALS, type ContentLevel, type OtelConfig, type OtelSettings, type Protocol, type Signal, type SignalTarget } from "./config.ts";
-import { encodeLogs, encodeSpans, encoder, type Encoder } from "./encode.ts";
+import type * as Codec from "./encode.ts";
 import { logsOf, spansOf, type LogItem, type MapContext, type SpanItem } from "./mapping.ts";
 import { countRowsAfter, hasRowsAfter, readRowsAfter, type EventRow } from "./rows.ts";
 import { destinationKey, existingStoreId, leaseHeld, MAX_BACKOFF_MS, newLeaseOwner, readCursor, releaseLease, saveFailure, saveProgress, storeId, takeLease, type Cursor } from "./state.ts";
@@ -97,7 +97,9 @@ type Run = {
   auto: boolean;
   owner: string;
   map: MapContext;
-  enc: Encoder;
+  /** encode.ts (the OpenTelemetry serializers), loaded only once there is something to encode. */
+  codec: typeof Codec;
+  enc: Codec.Encoder;
   deadline: number;
 };
 
@@ -115,9 +117,10 @@ function resourceAttributes(config: OtelConfig, root: string, id: string): Recor
   };
 }
 
-function runOf(root: string, store: Store, config: OtelConfig, auto: boolean, owner: string, id: string, deadline: number): Run {
-  const enc = encoder(resourceAttributes(config, root, id), { name: "aioson", version: VERSION });
-  return { root, store, auto, owner, map: { storeId: id, content: config.content }, enc, deadline };
+async function runOf(root: string, store: Store, config: OtelConfig, auto: boolean, owner: string, id: string, deadline: number): Promise<Run> {
+  const codec = await import("./encode.ts");
+  const enc = codec.encoder(resourceAttributes(config, root, id), { name: "aioson", version: VERSION });
+  return { root, store, auto, owner, map: { storeId: id, content: config.content }, codec, enc, deadline };
 }
 
 function transaction<T>(store: Store, work: (db: Database) => T): T {
@@ -134,7 +137,7 @@ type Delivery = SendResult | { kind: "gave_up"; reason: string; afterMs: number 
 async function deliver(run: Run, signal: Signal, target: SignalTarget, body: Uint8Array): Promise<Delivery> {
   for (let attempt = 0; ; attempt++) {
     if (!transaction(run.store, (db) => takeLease(db, run.owner, Date.now()))) return { kind: "lease_lost" };
-    const result = await sendOtlp(target, signal, body);
+    const result = await sendOtlp(target, body);
     if (result.kind !== "retry") return result;
     const wait = result.afterMs ?? retryDelay(attempt);
     if (attempt + 1 >= ATTEMPTS || wait > MAX_RETRY_WAIT_MS || Date.now() + wait > run.deadline) return { kind: "gave_up", reason: result.reason, afterMs: result.afterMs };
@@ -149,7 +152,7 @@ function itemsOf(run: Run, signal: Signal, rows: readonly EventRow[]): Items {
 }
 
 function encodeItems(run: Run, protocol: Protocol, batch: Items): Uint8Array {
-  return batch.signal === "traces" ? encodeSpans(run.enc, protocol, batch.items) : encodeLogs(run.enc, protocol, batch.items, Date.now());
+  return batch.signal === "traces" ? run.codec.encodeSpans(run.enc, protocol, batch.items) : run.codec.encodeLogs(run.enc, protocol, batch.items, Date.now());
 }
 
 function failedRunRetryAt(cursor: Cursor, afterMs: number | null): number {
@@ -197,10 +200,11 @@ async function exportSignal(run: Run, signal: Signal, target: SignalTarget): Pro
       if (outcome === null) continue;
       report.batches += 1;
       if (outcome.kind === "delivered") {
-        const refused = Math.min(count, outcome.partial.rejected);
+        const partial = run.codec.readPartialSuccess(signal, target.protocol, outcome.answer);
+        const refused = Math.min(count, partial.rejected);
         report.sent += count - refused;
         report.rejected += refused;
-        if (refused > 0 || outcome.partial.message) logHookProblem(run.root, COMMAND, `${signal}: the collector rejected ${refused} of ${count}${outcome.partial.message ? `: ${outcome.partial.message}` : ""}`);
+        if (refused > 0 || partial.message) logHookProblem(run.root, COMMAND, `${signal}: the collector rejected ${refused} of ${count}${partial.message ? `: ${partial.message}` : ""}`);
       } else {
         report.rejected += count;
         logHookProblem(run.root, COMMAND, `${signal}: the collector refused a batch of ${count} for good (${outcome.reason}); it is not sent again`);
@@ -275,7 +279,7 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
     }
     const reports: SignalReport[] = [];
     try {
-      const run = runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)), deadline);
+      const run = await runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)), deadline);
       for (const [signal, target] of targets(config)) reports.push(await exportSignal(run, signal, target));
     } finally {
       transaction(store, (db) => releaseLease(db, owner));
@@ -288,9 +292,9 @@ async function send(root: string, store: Store, config: OtelConfig, auto: boolea
 }
 
 /** A dry run: what the next export would send, without sending, taking the lease, or writing anything. */
-function preview(root: string, store: Store, config: OtelConfig, configured: boolean): ExportReport {
+async function preview(root: string, store: Store, config: OtelConfig, configured: boolean): Promise<ExportReport> {
   // Before the first export the store has no id yet: the ids shown are then not the ones that will be sent.
-  const run = runOf(root, store, config, false, "", existingStoreId(store.db) ?? "0".repeat(31) + "1", 0);
+  const run = await runOf(root, store, config, false, "", existingStoreId(store.db) ?? "0".repeat(31) + "1", 0);
   const reports = SIGNALS.flatMap((signal): PreviewReport[] => {
     const target = config[signal];
     if (!target && configured) return [];
@@ -321,7 +325,7 @@ export async function runOtelExport(options: ExportOptions): Promise<ExportRepor
   const store = openStore(options.root, { mustExist: true });
   if (!store) return { ok: true, configured, dryRun: options.dryRun, content: settings.config.content, signals: [], skipped: "no-store" };
   try {
-    if (options.dryRun) return preview(options.root, store, settings.config, configured);
+    if (options.dryRun) return await preview(options.root, store, settings.config, configured);
     return await send(options.root, store, settings.config, options.auto);
   } finally {
     closeStore(store);

@@ -7,11 +7,11 @@
  * so headers never reach a host the user did not name.
  */
 import { gzipSync } from "node:zlib";
-import type { Signal, SignalTarget } from "./config.ts";
-import { readPartialSuccess, type PartialSuccess } from "./encode.ts";
+import type { SignalTarget } from "./config.ts";
 
 export type SendResult =
-  | { kind: "delivered"; partial: PartialSuccess }
+  /** `answer`: the first bytes of the body, where a partial success would be. */
+  | { kind: "delivered"; answer: Uint8Array }
   /** `afterMs`: the server's Retry-After, when it sent one. */
   | { kind: "retry"; afterMs: number | null; reason: string }
   | { kind: "too_large"; reason: string }
@@ -68,7 +68,7 @@ function statusReason(status: number, body: Uint8Array): string {
   return `HTTP ${status}${text ? `: ${text}` : ""}`;
 }
 
-export async function sendOtlp(target: SignalTarget, signal: Signal, body: Uint8Array, now: () => number = Date.now): Promise<SendResult> {
+export async function sendOtlp(target: SignalTarget, body: Uint8Array, now: () => number = Date.now): Promise<SendResult> {
   const gzip = target.compression === "gzip";
   const headers: Record<string, string> = {
     ...target.headers,
@@ -85,7 +85,7 @@ export async function sendOtlp(target: SignalTarget, signal: Signal, body: Uint8
     return { kind: "retry", afterMs: null, reason: errorText(error) };
   }
   const status = response.status;
-  if (status >= 200 && status < 300) return { kind: "delivered", partial: readPartialSuccess(signal, target.protocol, answer) };
+  if (status >= 200 && status < 300) return { kind: "delivered", answer };
   const reason = statusReason(status, answer);
   if (RETRYABLE.has(status)) return { kind: "retry", afterMs: retryAfterMs(response.headers.get("retry-after"), now()), reason };
   if (status === 413) return { kind: "too_large", reason };
