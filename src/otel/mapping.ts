@@ -55,7 +55,8 @@ const CUT = "…[truncated]";
 
 /** Event types that hooks:emit writes for a tool call (spec 4.3). */
 const TOOL_EVENTS: ReadonlySet<string> = new Set(["artifact", "step_done", "note"]);
-const PLAN_TOOLS: ReadonlySet<string> = new Set(["TodoWrite", "update_plan"]);
+/** Claude Code's `TaskCreated` hook event, which hooks:emit records as a plan note under its own name: not a tool call. */
+const NOT_TOOLS: ReadonlySet<string> = new Set(["TaskCreated"]);
 const WARN_DECISIONS: ReadonlySet<string> = new Set(["deny", "block", "ask"]);
 
 function hexId(length: 16 | 32, ...parts: Array<string | number>): string {
@@ -151,7 +152,12 @@ function common(row: EventRow): Bag {
 }
 
 function isToolCall(row: EventRow): boolean {
-  return row.payload.written_by === "hooks:emit" && row.toolName !== null && TOOL_EVENTS.has(row.eventType);
+  return row.payload.written_by === "hooks:emit" && row.toolName !== null && !NOT_TOOLS.has(row.toolName) && TOOL_EVENTS.has(row.eventType);
+}
+
+/** A plan update (TodoWrite, update_plan, Claude Code's TaskCreate/TaskUpdate/TaskCreated): its items and counts. */
+function isPlan(payload: Readonly<Record<string, unknown>>): boolean {
+  return Array.isArray(payload.todos) && typeof payload.total === "number";
 }
 
 /** Rows of one tool call: a patch or multi-file edit is one artifact row per file, all written in one transaction. */
@@ -218,7 +224,7 @@ function spanOf(ctx: MapContext, call: readonly EventRow[]): SpanItem | null {
       bag.label("error.type", "command_failed");
       error = withFull(ctx) && str(p, "error") ? clean(str(p, "error") as string, CONTENT_MAX) : exitCode !== null ? `exit code ${exitCode}` : "failed";
     }
-  } else if (PLAN_TOOLS.has(tool)) {
+  } else if (isPlan(p)) {
     bag.number("aioson.plan.done", num(p, "done")).number("aioson.plan.total", num(p, "total"));
     if (withFull(ctx)) bag.list("aioson.plan.items", planItems(p));
   } else if (tool === "Task") {
@@ -241,16 +247,19 @@ function logItem(ctx: MapContext, row: EventRow, name: string, bag: Bag, severit
   return { traceId: traceIdOf(ctx, row), spanId, timeMs: row.timeMs, eventName: name, severity, body, attributes: bag.attributes };
 }
 
+function planLog(ctx: MapContext, row: EventRow, spanId: string | null): LogItem {
+  const p = row.payload;
+  const bag = common(row).label("gen_ai.tool.name", isToolCall(row) ? row.toolName : null).number("aioson.plan.done", num(p, "done")).number("aioson.plan.total", num(p, "total"));
+  if (withFull(ctx)) bag.list("aioson.plan.items", planItems(p));
+  return logItem(ctx, row, "aioson.plan_updated", bag, "INFO", withFull(ctx) ? clean(str(p, "summary") ?? "plan updated", BODY_MAX) : "plan_updated", spanId);
+}
+
 /** The log records a tool call carries: its plan update, its test-run verdict. */
 function toolCallLogs(ctx: MapContext, row: EventRow): LogItem[] {
   const p = row.payload;
   const spanId = spanIdOf(ctx, row);
   const logs: LogItem[] = [];
-  if (row.toolName && PLAN_TOOLS.has(row.toolName)) {
-    const bag = common(row).label("gen_ai.tool.name", row.toolName).number("aioson.plan.done", num(p, "done")).number("aioson.plan.total", num(p, "total"));
-    if (withFull(ctx)) bag.list("aioson.plan.items", planItems(p));
-    logs.push(logItem(ctx, row, "aioson.plan_updated", bag, "INFO", withFull(ctx) ? clean(str(p, "summary") ?? "plan updated", BODY_MAX) : "plan_updated", spanId));
-  }
+  if (isPlan(p)) logs.push(planLog(ctx, row, spanId));
   const outcome = str(p, "outcome");
   if (row.eventType === "step_done" && p.test_runner === true && (outcome === "passed" || outcome === "failed")) {
     const bag = common(row).label("gen_ai.tool.name", row.toolName).label("aioson.command.outcome", outcome).number("process.exit.code", num(p, "exit_code"));
@@ -263,6 +272,7 @@ function toolCallLogs(ctx: MapContext, row: EventRow): LogItem[] {
 
 function eventLog(ctx: MapContext, row: EventRow): LogItem {
   const p = row.payload;
+  if (isPlan(p)) return planLog(ctx, row, null);
   const bag = common(row)
     .label("aioson.phase", row.phase)
     .label("aioson.status", row.status)

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
-import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync } from "./helpers.ts";
+import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync, SESSION_SPANS } from "./helpers.ts";
 import { gatedReceiver, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
 
 afterAll(cleanupTemp);
@@ -34,7 +34,7 @@ describe("a Stop hook starts the exporter", () => {
       expect(leaseHeld(project)).toBe(true);
       open();
       expect(await eventually(() => receiver.requests.length === 2 && !leaseHeld(project))).toBe(true);
-      expect(receiver.spans()).toHaveLength(8);
+      expect(receiver.spans()).toHaveLength(SESSION_SPANS);
       const messages = receiver.logs().filter((log) => log.eventName === "aioson.agent_message");
       expect(messages).toHaveLength(2);
       const max = rows<{ id: number }>(project, "SELECT MAX(id) AS id FROM execution_events")[0]?.id;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, tempProject } from "../helpers.ts";
-import { eventually, homeWithConfig, otelEnv, recordSession, runAsync } from "./helpers.ts";
+import { eventually, homeWithConfig, otelEnv, recordSession, runAsync, SESSION_SPANS } from "./helpers.ts";
 import { gatedReceiver, partialSuccessBody, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
 
 afterAll(cleanupTemp);
@@ -71,7 +71,7 @@ describe("a collector that is down", () => {
       expect(back.code).toBe(0);
       expect(back.report.signals.every((s) => s.stopped === undefined && s.pending === 0)).toBe(true);
       expect(cursors(project).map((c) => [c.last_event_id, c.failures, c.retry_at])).toEqual([[maxId(project), 0, null], [maxId(project), 0, null]]);
-      expect(receiver.spans()).toHaveLength(8);
+      expect(receiver.spans()).toHaveLength(SESSION_SPANS);
       expect(uniqueLogs(receiver.logs()).size).toBe(receiver.logs().length);
     } finally {
       receiver.stop();
@@ -121,9 +121,9 @@ describe("an exporter killed mid-request", () => {
       expect(cursors(project)).toEqual([]);
       const next = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
       expect(next.report.skipped).toBeUndefined();
-      expect(next.report.signals[0]).toMatchObject({ sent: 8, pending: 0 });
-      expect(receiver.spans()).toHaveLength(16);
-      expect(uniqueSpans(receiver.spans()).size).toBe(8);
+      expect(next.report.signals[0]).toMatchObject({ sent: SESSION_SPANS, pending: 0 });
+      expect(receiver.spans()).toHaveLength(2 * SESSION_SPANS);
+      expect(uniqueSpans(receiver.spans()).size).toBe(SESSION_SPANS);
     } finally {
       open();
       receiver.stop();
@@ -144,10 +144,10 @@ describe("throttling", () => {
     try {
       const out = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
       expect(out.code).toBe(0);
-      expect(out.report.signals[0]).toMatchObject({ signal: "traces", sent: 8, batches: 1, pending: 0 });
+      expect(out.report.signals[0]).toMatchObject({ signal: "traces", sent: SESSION_SPANS, batches: 1, pending: 0 });
       expect(times).toHaveLength(2);
       expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(950);
-      expect(receiver.spans()).toHaveLength(8);
+      expect(receiver.spans()).toHaveLength(SESSION_SPANS);
     } finally {
       receiver.stop();
     }
@@ -182,8 +182,8 @@ describe("answers that refuse data", () => {
     try {
       const out = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
       expect(out.code).toBe(0);
-      expect(out.report.signals[0]).toMatchObject({ signal: "traces", sent: 5, rejected: 3, pending: 0, cursor: maxId(project) });
-      expect(hookLog(project)).toContain("traces: the collector rejected 3 of 8: 3 spans had an invalid attribute");
+      expect(out.report.signals[0]).toMatchObject({ signal: "traces", sent: SESSION_SPANS - 3, rejected: 3, pending: 0, cursor: maxId(project) });
+      expect(hookLog(project)).toContain(`traces: the collector rejected 3 of ${SESSION_SPANS}: 3 spans had an invalid attribute`);
       const again = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
       expect(again.report.signals[0]).toMatchObject({ sent: 0, batches: 0 });
       expect(receiver.requests).toHaveLength(1);
@@ -210,8 +210,8 @@ describe("answers that refuse data", () => {
     const receiver = startReceiver(() => new Response("bad data", { status: 400 }));
     try {
       const out = await exportTo(project, home, receiver.url, { OTEL_LOGS_EXPORTER: "none" });
-      expect(out.report.signals[0]).toMatchObject({ sent: 0, rejected: 8, cursor: maxId(project) });
-      expect(hookLog(project)).toContain("refused a batch of 8 for good (HTTP 400: bad data)");
+      expect(out.report.signals[0]).toMatchObject({ sent: 0, rejected: SESSION_SPANS, cursor: maxId(project) });
+      expect(hookLog(project)).toContain(`refused a batch of ${SESSION_SPANS} for good (HTTP 400: bad data)`);
     } finally {
       receiver.stop();
     }
@@ -316,7 +316,7 @@ describe("a backlog of 10,000 events", () => {
       expect(out.report.signals[0]).toMatchObject({ pending: 0, rejected: 0 });
       expect(receiver.requests.every((r) => r.spans.length <= 100)).toBe(true);
       expect(uniqueSpans(receiver.spans()).size).toBe(receiver.spans().length);
-      expect(receiver.spans().length).toBe(8 + 400);
+      expect(receiver.spans().length).toBe(SESSION_SPANS + 400);
     } finally {
       receiver.stop();
     }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cleanupTemp, rows, tempProject } from "../helpers.ts";
-import { CLAUDE_SESSION, CODEX_SESSION, COPILOT_SESSION, homeWithConfig, OPENCODE_SESSION, recordSession, runAsync, SECRET } from "./helpers.ts";
+import { CLAUDE_SESSION, CODEX_SESSION, COPILOT_SESSION, homeWithConfig, OPENCODE_SESSION, recordSession, runAsync, SECRET, SESSION_SPANS } from "./helpers.ts";
 import { startReceiver, type ReceivedLog, type ReceivedSpan, type Receiver } from "./receiver.ts";
 
 afterAll(cleanupTemp);
@@ -33,14 +33,15 @@ describe("a recorded session, protobuf, metadata only (the default)", () => {
 
   test("the command says what it sent and exits 0", () => {
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^traces → http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(http\/protobuf\): sent 8 spans for \d+ events in 1 request$/m);
+    expect(out.stdout).toMatch(new RegExp(`^traces → http://127\\.0\\.0\\.1:\\d+/v1/traces \\(http/protobuf\\): sent ${SESSION_SPANS} spans for \\d+ events in 1 request$`, "m"));
     expect(out.stdout).toMatch(/^logs → http:\/\/127\.0\.0\.1:\d+\/v1\/logs \(http\/protobuf\): sent \d+ log records for \d+ events in 1 request$/m);
     expect(out.receiver.requests.map((r) => r.contentType)).toEqual(["application/x-protobuf", "application/x-protobuf"]);
   });
 
   test("one span per tool call, following the GenAI conventions", () => {
     expect(out.spans.map((span) => span.name).sort()).toEqual([
-      "execute_tool Bash", "execute_tool Bash", "execute_tool Bash", "execute_tool TodoWrite", "execute_tool Write", "execute_tool Write", "execute_tool apply_patch", "execute_tool update_plan",
+      "execute_tool Bash", "execute_tool Bash", "execute_tool Bash", "execute_tool TaskUpdate", "execute_tool TodoWrite", "execute_tool Write", "execute_tool Write",
+      "execute_tool apply_patch", "execute_tool update_plan",
     ]);
     for (const span of out.spans) {
       expect(span.kind).toBe(1); // INTERNAL
@@ -87,6 +88,20 @@ describe("a recorded session, protobuf, metadata only (the default)", () => {
     expect(status.status.code).toBe(0);
     expect(byName(out.spans, "execute_tool TodoWrite")[0]?.attributes).toMatchObject({ "aioson.plan.done": 1, "aioson.plan.total": 2 });
     expect(byName(out.spans, "execute_tool apply_patch")[0]?.attributes["aioson.file.count"]).toBe(2);
+  });
+
+  test("plan updates: TodoWrite, update_plan and Claude Code's task-by-task plan, with their counts", () => {
+    const plans = logNamed(out.logs, "aioson.plan_updated");
+    expect(plans.map((log) => [log.attributes["gen_ai.tool.name"] ?? null, log.attributes["aioson.plan.done"], log.attributes["aioson.plan.total"]])).toEqual([
+      ["TodoWrite", 1, 2],
+      // The TaskCreated event records the new task; the TaskCreate call that follows changes nothing and records nothing.
+      [null, 0, 1],
+      ["TaskUpdate", 1, 1],
+      ["update_plan", 1, 1],
+    ]);
+    // TaskCreated is a hook event, not a tool call: a log record only.
+    expect(out.spans.some((span) => span.name === "execute_tool TaskCreated")).toBe(false);
+    expect(byName(out.spans, "execute_tool TaskUpdate")[0]?.attributes).toMatchObject({ "aioson.plan.done": 1, "aioson.plan.total": 1 });
   });
 
   test("log records for the other events, in the trace of their harness session", () => {

@@ -56,6 +56,9 @@ export const CODEX_SESSION = "019a4c1e-7f2b-7d10-9a3e-5b8c2d1f0e47";
 export const OPENCODE_SESSION = "ses_7a1c2e9f0b3dFFq2W1";
 export const COPILOT_SESSION = "6c2f9a1e-58d3-4b7e-a0c4-2e91f7d3b865";
 
+/** The tool calls of `sessionHooks` that hooks:emit records: the spans its export carries. */
+export const SESSION_SPANS = 9;
+
 export const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
 type Hook = { source: string; payload: Record<string, unknown>; flags?: string[] };
@@ -91,6 +94,19 @@ export function sessionHooks(project: string): Hook[] {
         session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PostToolUse", tool_name: "TodoWrite",
         tool_input: { todos: [{ content: "Fix rounding in total()", status: "completed" }, { content: "Add a test for coupons", status: "in_progress" }] }, duration_ms: 3,
       },
+    },
+    // Claude Code 2.1.3xx keeps its plan task by task (real-harnesses §1); TaskCreated fires before the TaskCreate call returns.
+    { source: "claude", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "TaskCreated", task_id: "3", task_subject: "Add a coupon test", task_description: "Cover the 10% coupon" } },
+    {
+      source: "claude",
+      payload: {
+        session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PostToolUse", tool_name: "TaskCreate",
+        tool_input: { subject: "Add a coupon test", description: "Cover the 10% coupon", activeForm: "Adding a coupon test" }, tool_response: { task: { id: "3", subject: "Add a coupon test" } }, duration_ms: 2,
+      },
+    },
+    {
+      source: "claude",
+      payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PostToolUse", tool_name: "TaskUpdate", tool_input: { taskId: "3", status: "completed" }, tool_response: { taskId: "3", statusChange: { from: "pending", to: "completed" } }, duration_ms: 1 },
     },
     { source: "claude", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null } },
     { source: "claude", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Fixed the rounding in src/cart/total.ts; one coupon test still fails." }, flags: ["--then=agent:done"] },
