@@ -122,6 +122,9 @@ describe("a recorded session, protobuf, metadata only (the default)", () => {
     const testSpan = out.spans.find((span) => span.attributes["aioson.command.test_runner"] === true) as ReceivedSpan;
     expect(failedTests.spanId).toBe(testSpan.spanId);
     for (const log of out.logs) expect(String(log.attributes["log.record.uid"])).toMatch(/^[0-9a-f]{32}$/);
+    const decision = logNamed(out.logs, "aioson.guard_decision")[0] as ReceivedLog;
+    expect(decision).toMatchObject({ severityText: "WARN", traceId: claudeTrace as string });
+    expect(decision.attributes).toMatchObject({ "aioson.guard.name": "pre-commit-guard", "aioson.guard.decision": "deny", "gen_ai.tool.name": "Bash", "aioson.harness": "claude" });
   });
 
   test("resource attributes name the service, the host and the project", () => {
@@ -135,7 +138,7 @@ describe("a recorded session, protobuf, metadata only (the default)", () => {
 
   test("privacy: no command line, file path, message or secret leaves the machine", () => {
     const sent = JSON.stringify({ spans: out.spans, logs: out.logs }, (_k, value) => (typeof value === "bigint" ? String(value) : value));
-    for (const text of ["npm test", "npm run lint", "src/cart", "total.ts", "CHANGES.md", "Fixed the rounding", "fix the cart", "Fix rounding", "lint failed", "git status", SECRET]) {
+    for (const text of ["npm test", "npm run lint", "src/cart", "total.ts", "CHANGES.md", "Fixed the rounding", "fix the cart", "Fix rounding", "lint failed", "git status", "added stuff", "coupon", SECRET]) {
       expect(sent).not.toContain(text);
     }
     expect(logNamed(out.logs, "aioson.compaction")[0]?.body).toBe("compaction");

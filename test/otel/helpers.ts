@@ -61,7 +61,8 @@ export const SESSION_SPANS = 9;
 
 export const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
-type Hook = { source: string; payload: Record<string, unknown>; flags?: string[] };
+/** One hook call: `hooks:emit` unless `command` names a guard. */
+type Hook = { source: string; payload: Record<string, unknown>; flags?: string[]; command?: string };
 
 /** A working session of four harnesses in one project, as their hooks deliver it. */
 export function sessionHooks(project: string): Hook[] {
@@ -108,6 +109,8 @@ export function sessionHooks(project: string): Hook[] {
       source: "claude",
       payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PostToolUse", tool_name: "TaskUpdate", tool_input: { taskId: "3", status: "completed" }, tool_response: { taskId: "3", statusChange: { from: "pending", to: "completed" } }, duration_ms: 1 },
     },
+    // A guard's decision (a guard_decision row): the commit message is not a Conventional Commit.
+    { source: "claude", command: "guard:pre-commit-guard", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: 'git commit -m "added stuff"' } } },
     { source: "claude", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null } },
     { source: "claude", payload: { session_id: CLAUDE_SESSION, cwd: project, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Fixed the rounding in src/cart/total.ts; one coupon test still fails." }, flags: ["--then=agent:done"] },
     {
@@ -139,7 +142,8 @@ export function sessionHooks(project: string): Hook[] {
 /** Records the session through the real binary, with the automatic export off (the test exports when it wants). */
 export function recordSession(project: string, home: string): void {
   for (const hook of sessionHooks(project)) {
-    const result = runAioson(["hooks:emit", project, "--agent=dev", `--source=${hook.source}`, ...(hook.flags ?? [])], { stdin: JSON.stringify(hook.payload), home, cwd: project, env: { XDG_CONFIG_HOME: join(home, ".config"), OTEL_SDK_DISABLED: "true" } });
+    const args = hook.command ? [hook.command, project, `--source=${hook.source}`] : ["hooks:emit", project, "--agent=dev", `--source=${hook.source}`, ...(hook.flags ?? [])];
+    const result = runAioson(args, { stdin: JSON.stringify(hook.payload), home, cwd: project, env: { XDG_CONFIG_HOME: join(home, ".config"), OTEL_SDK_DISABLED: "true" } });
     if (result.code !== 0) throw new Error(`hooks:emit exited ${result.code}: ${result.stderr}`);
   }
 }
