@@ -1,21 +1,7 @@
-import { setPriority } from "node:os";
 import { defineCommand } from "../cli/command.ts";
-import { logHookProblem } from "../core/hook-log.ts";
 import { CommandError, printJson, printLines } from "../core/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { DIR_ARG, JSON_ARG, startDir, userRoot } from "../runtime/args.ts";
-import { loadOtelSettings } from "../otel/config.ts";
-import { runOtelExport } from "../otel/export.ts";
-import { formatExportReport } from "../otel/format.ts";
-
-/** Background work: the agent's own hooks and tools come first. */
-function lowerPriority(): void {
-  try {
-    setPriority(10);
-  } catch {
-    // Not permitted here: the export runs at the hook's priority.
-  }
-}
 
 /** README "Team dashboards": send the recorded events not sent yet to the configured OpenTelemetry collector. */
 export default defineCommand({
@@ -28,19 +14,13 @@ export default defineCommand({
   },
   async run({ args }) {
     if (args.auto) {
-      // Detached from a hook: never prints, never fails; a project root that is gone means there is nothing to do.
+      // A project root that is gone by now means there is nothing to do.
       const root = resolveHookRoot(startDir(args.dir));
-      if (!root) return;
-      lowerPriority();
-      try {
-        const report = await runOtelExport({ root, settings: loadOtelSettings(), dryRun: false, auto: true });
-        if (report.problems) logHookProblem(root, "otel:export", `not exported: ${report.problems.join("; ")}`);
-      } catch (error) {
-        logHookProblem(root, "otel:export", error);
-      }
+      if (root) await (await import("../otel/auto.ts")).runAutoExport(root);
       process.exitCode = 0;
       return;
     }
+    const [{ loadOtelSettings }, { runOtelExport }, { formatExportReport }] = await Promise.all([import("../otel/config.ts"), import("../otel/export.ts"), import("../otel/format.ts")]);
     const root = userRoot(args.dir);
     const report = await runOtelExport({ root, settings: loadOtelSettings(), dryRun: args["dry-run"] === true, auto: false });
     if (report.problems && !args.json) throw new CommandError(`the OpenTelemetry settings are not valid: ${report.problems.join("; ")}`);
