@@ -2,8 +2,10 @@
  * Spec 2.3. The store is shared with the rest of AIOSON, so everything is `IF NOT EXISTS` and
  * migrations only ever add columns.
  */
-/** 2: idx_execution_events_session_type (the dashboard's per-session reads of one kind of event). */
-/** 3: the OpenTelemetry export state (cursors, lease) and the `harness` / `duration_ms` columns. */
+/**
+ * 2: idx_execution_events_session_type (the dashboard's per-session reads of one kind of event).
+ * 3: the OpenTelemetry export state (cursors, lease) and the `harness` / `duration_ms` columns.
+ */
 export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
