@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { SQL } from "../../src/dashboard/queries.ts";
+import { SCHEMA_VERSION } from "../../src/store/schema.ts";
 import { cleanupTemp, runAioson, tempProject } from "../helpers.ts";
 
 afterAll(cleanupTemp);
@@ -22,7 +23,7 @@ describe("schema 2", () => {
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--summary=after"]).code).toBe(0);
     const db = new Database(path, { readonly: true });
     try {
-      expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(2);
+      expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
       expect(db.query("SELECT sql FROM sqlite_master WHERE name = 'idx_execution_events_session_type'").get()).toEqual({
         sql: "CREATE INDEX idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id)",
       });
