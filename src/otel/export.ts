@@ -19,7 +19,8 @@ import { MAX_RETRY_WAIT_MS, printableUrl, SIGNALS, type ContentLevel, type OtelC
 import type * as Codec from "./encode.ts";
 import { logsOf, spansOf, type LogItem, type MapContext, type SpanItem } from "./mapping.ts";
 import { countRowsAfter, hasRowsAfter, readRowsAfter, type EventRow } from "./rows.ts";
-import { destinationKey, existingStoreId, leaseHeld, MAX_BACKOFF_MS, newLeaseOwner, readCursor, releaseLease, saveFailure, saveProgress, storeId, takeLease, type Cursor } from "./state.ts";
+import { destinationKey, existingStoreId, LEASE_TTL_MS, leaseHeld, newLeaseOwner, readCursor, releaseLease, saveFailure, saveProgress, storeId, takeLease, type Cursor } from "./state.ts";
+import { MAX_BACKOFF_MS, setExportWait } from "./wait-file.ts";
 import { sendOtlp, type SendResult } from "./transport.ts";
 
 const COMMAND = "otel:export";
@@ -266,26 +267,42 @@ function autoWork(store: Store, config: OtelConfig, owner: string): boolean {
   });
 }
 
+/** When the hooks need to start an exporter again: once every destination's backoff is over (0: right away). */
+function waitAfter(store: Store, config: OtelConfig): number {
+  const now = Date.now();
+  const retries = targets(config).map(([signal, target]) => readCursor(store.db, destinationKey(target.url), signal, now).retryAt);
+  return retries.length > 0 && retries.every((at): at is number => at !== null && at > now) ? Math.min(...retries) : 0;
+}
+
 async function send(root: string, store: Store, config: OtelConfig, auto: boolean): Promise<ExportReport> {
   const owner = newLeaseOwner();
   const report: ExportReport = { ok: true, configured: true, dryRun: false, content: config.content, signals: [] };
-  if (auto && !autoWork(store, config, owner)) return report;
+  if (auto && !autoWork(store, config, owner)) {
+    const wait = leaseHeld(store.db, owner, Date.now()) ? 0 : waitAfter(store, config);
+    if (wait > 0) setExportWait(root, wait);
+    return report;
+  }
   const deadline = Date.now() + RUN_BUDGET_MS;
-  // An automatic run looks again after releasing the lease: a hook that found it held meanwhile left its events to us.
   for (let round = 0; round < (auto ? AUTO_ROUNDS : 1); round++) {
     if (!transaction(store, (db) => takeLease(db, owner, Date.now()))) {
       if (round === 0) report.skipped = "busy";
       break;
     }
+    // While this export works, hooks start no other (the lease would send it away anyway).
+    setExportWait(root, Date.now() + LEASE_TTL_MS);
     const reports: SignalReport[] = [];
     try {
       const run = await runOf(root, store, config, auto, owner, existingStoreId(store.db) ?? transaction(store, (db) => storeId(db)), deadline);
       for (const [signal, target] of targets(config)) reports.push(await exportSignal(run, signal, target));
     } finally {
       transaction(store, (db) => releaseLease(db, owner));
+      setExportWait(root, waitAfter(store, config));
     }
     addRound(report.signals, reports);
-    if (Date.now() > deadline || reports.every((item) => item.stopped !== undefined || item.pending === 0)) break;
+    if (Date.now() > deadline || reports.some((item) => item.stopped === "failed" || item.stopped === "busy")) break;
+    // Looked at only now that the hooks may start an exporter again: a hook that skipped it meanwhile left its events
+    // to this one, which sends them in another round.
+    if (!auto || !autoWork(store, config, owner)) break;
   }
   report.ok = report.signals.every((item) => item.stopped !== "failed");
   return report;

@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { MAX_RETRY_WAIT_MS, MAX_TIMEOUT_MS, type Signal } from "./config.ts";
+import { MAX_BACKOFF_MS } from "./wait-file.ts";
 
 export type Cursor = { lastEventId: number; failures: number; retryAt: number | null };
 
@@ -16,8 +17,6 @@ export type Cursor = { lastEventId: number; failures: number; retryAt: number | 
  * MAX_TIMEOUT_MS + MAX_RETRY_WAIT_MS: a live exporter never loses its lease, a killed one frees it this long after.
  */
 export const LEASE_TTL_MS = MAX_TIMEOUT_MS + MAX_RETRY_WAIT_MS + 10_000;
-/** No backoff is longer than this, so a store cannot silence its export for good. */
-export const MAX_BACKOFF_MS = 60 * 60_000;
 const STORE_ID = /^[0-9a-f]{32}$/;
 
 function safeInt(value: unknown, min: number, max: number): number | null {

@@ -6,12 +6,14 @@
  *
  * This module is on the hook path, so it decides with the switches alone (switches.ts) and leaves validating the
  * settings to the exporter, which reports a problem in the hook log: with nothing configured a hook pays a few
- * environment lookups and one `stat` of the user config file, with a destination one bounded read of that file.
+ * environment lookups and one `stat` of the user config file, with a destination one bounded read of that file and
+ * of the exporter's wait file (wait-file.ts: nothing to start while an export works or every destination backs off).
  */
 import { existsSync } from "node:fs";
 import { logHookProblem } from "../core/hook-log.ts";
 import { readUserConfig, userConfigPath } from "../core/user-config.ts";
 import { autoExport, disabledBy, endpointNamed } from "./switches.ts";
+import { exportWaiting } from "./wait-file.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,7 +28,7 @@ function exportWanted(env: Env): boolean {
 
 export function startAutoExport(root: string, env: Env = process.env): void {
   try {
-    if (!exportWanted(env)) return;
+    if (!exportWanted(env) || exportWaiting(root, Date.now())) return;
     const child = Bun.spawn({
       cmd: [process.execPath, "otel:export", root, "--auto"],
       cwd: root,

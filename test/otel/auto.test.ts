@@ -2,6 +2,7 @@
  * The automatic export: a Stop (or SessionEnd) hook starts one detached exporter and returns without waiting for
  * it; exporters of one project run one at a time; and nothing in a project can turn the export on or aim it.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +76,38 @@ describe("a Stop hook starts the exporter", () => {
       receiver.stop();
     }
   });
+
+  test("a collector that is down: after the failure the turn ends start no exporter until the backoff is over", async () => {
+    const project = tempProject();
+    const home = homeWithConfig(null);
+    recordSession(project, home);
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const port = probe.port as number;
+    const url = `http://127.0.0.1:${port}`;
+    probe.stop(true);
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_LOGS_EXPORTER: "none" };
+    const failed = await runAsync({ args: ["otel:export", project, "--json"], cwd: project, home, env });
+    expect(failed.code).toBe(1);
+    const waitFile = join(project, ".aioson", "runtime", "otel-export.wait");
+    const until = Number(readFileSync(waitFile, "utf8"));
+    expect(until).toBeGreaterThan(Date.now());
+    // The collector comes back on the same port; a turn end inside the backoff starts nothing, so nothing arrives.
+    const receiver = startReceiver(null, port);
+    try {
+      expect((await runAsync({ args: ["hooks:emit", project, "--source=claude"], cwd: project, home, env, stdin: stopPayload(project, "inside the backoff") })).code).toBe(0);
+      await Bun.sleep(1_500);
+      expect(receiver.requests).toHaveLength(0);
+      // A wait file that claims more than the longest backoff is not believed: the next turn end exports.
+      writeFileSync(waitFile, String(Date.now() + 24 * 3_600_000));
+      const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+      db.exec("UPDATE otel_export_cursors SET retry_at = NULL");
+      db.close();
+      expect((await runAsync({ args: ["hooks:emit", project, "--source=claude"], cwd: project, home, env, stdin: stopPayload(project, "after") })).code).toBe(0);
+      expect(await eventually(() => receiver.spans().length === SESSION_SPANS)).toBe(true);
+    } finally {
+      receiver.stop();
+    }
+  }, 20_000);
 
   test("OTEL_SDK_DISABLED=true wins over the user config: nothing is sent", async () => {
     const receiver = startReceiver();
