@@ -267,11 +267,20 @@ function autoWork(store: Store, config: OtelConfig, owner: string): boolean {
   });
 }
 
-/** When the hooks need to start an exporter again: once every destination's backoff is over (0: right away). */
+/**
+ * When the hooks need to start an exporter again: once the backoffs of the destinations that have events to send are
+ * over (0: right away; a destination with nothing to send waits for the others, a turn later at most a backoff).
+ */
 function waitAfter(store: Store, config: OtelConfig): number {
   const now = Date.now();
-  const retries = targets(config).map(([signal, target]) => readCursor(store.db, destinationKey(target.url), signal, now).retryAt);
-  return retries.length > 0 && retries.every((at): at is number => at !== null && at > now) ? Math.min(...retries) : 0;
+  const waits: number[] = [];
+  for (const [signal, target] of targets(config)) {
+    const cursor = readCursor(store.db, destinationKey(target.url), signal, now);
+    if (!hasRowsAfter(store.db, cursor.lastEventId)) continue;
+    if (cursor.retryAt === null || cursor.retryAt <= now) return 0;
+    waits.push(cursor.retryAt);
+  }
+  return waits.length > 0 ? Math.min(...waits) : 0;
 }
 
 async function send(root: string, store: Store, config: OtelConfig, auto: boolean): Promise<ExportReport> {
