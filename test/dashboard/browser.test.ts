@@ -205,11 +205,11 @@ describe("the dashboard in a real browser", () => {
     const before = await page.locator(".timeline li.event").count();
     emit({ session_id: "claude-7f3a91", cwd: shop, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(shop, "docs", "api.md"), content: "x" } }, [], shop);
     const arrived = page.locator(".timeline li.event.fresh", { hasText: "Write: docs/api.md" });
-    await arrived.waitFor({ timeout: 5_000 });
+    await arrived.waitFor({ timeout: 20_000 });
     expect(await page.locator(".timeline li.event").count()).toBe(before + 1);
     // It is the newest, at the top, and the session's panels follow it.
     expect(await page.locator(".timeline li.event").first().textContent()).toContain("docs/api.md");
-    await page.locator(".files li", { hasText: "docs/api.md" }).waitFor({ timeout: 5_000 });
+    await page.locator(".files li", { hasText: "docs/api.md" }).waitFor({ timeout: 20_000 });
     await page.close();
     expect(problems).toEqual([]);
   });
@@ -224,7 +224,7 @@ describe("the dashboard in a real browser", () => {
       expect(await page.locator("h1").textContent()).toBe(fresh.split("/").at(-1) ?? "");
       await page.locator("#live.on").waitFor();
       emit({ session_id: "first-1", cwd: fresh, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(fresh, "first.ts"), content: "x" } }, [], fresh);
-      await page.locator(".sessions tr.clickable", { hasText: "first-1" }).waitFor({ timeout: 5_000 });
+      await page.locator(".sessions tr.clickable", { hasText: "first-1" }).waitFor({ timeout: 20_000 });
       await page.close();
     } finally {
       await single.stop();
