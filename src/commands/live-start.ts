@@ -2,6 +2,7 @@ import { defineCommand } from "../cli/command.ts";
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
+import { userProgram } from "../core/programs.ts";
 import { readRegularFile, refusalText } from "../core/regular-file.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
 import { DIR_ARG, JSON_ARG, pointerAgent, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
@@ -59,9 +60,10 @@ export default defineCommand({
     const agent = textOption(args.agent) === null ? "product" : pointerAgent(requiredAgent(args.agent, "--agent needs a value"));
     if (args.json && args.launch) throw new CommandError("--json requires --no-launch for live:start because foreground launch is interactive.");
     const bin = textOption(args["tool-bin"]) ?? tool;
-    const binPath = args.launch ? Bun.which(bin) : null;
-    if (args.launch && !binPath) throw new CommandError(`Tool binary not found on PATH: ${bin}`);
     const root = userRoot(args.dir);
+    // Never a program the repository ships: a name is looked up on PATH outside the project.
+    const binPath = args.launch ? userProgram(bin, process.cwd(), process.env, [root]) : null;
+    if (args.launch && !binPath) throw new CommandError(`Tool binary not found on PATH: ${bin}`);
     const input = {
       root,
       agent,

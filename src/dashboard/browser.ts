@@ -4,6 +4,7 @@
  * and runs in their home folder, never in a project.
  */
 import { homedir } from "node:os";
+import { findProgram } from "../core/programs.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,7 +20,8 @@ export function opener(url: string, platform: NodeJS.Platform = process.platform
 export function openBrowser(url: string): boolean {
   const command = opener(url);
   if (!command) return false;
-  const program = Bun.which(command[0] as string);
+  // PATH's absolute entries only: a relative one would name a folder of the project the dashboard was started in.
+  const program = findProgram(command[0] as string, process.env);
   if (!program) return false;
   try {
     const child = Bun.spawn([program, ...command.slice(1)], { cwd: homedir(), stdin: "ignore", stdout: "ignore", stderr: "ignore" });

@@ -3,18 +3,27 @@
  * (`bash -c` on Unix, PowerShell on Windows, the handler's `env` merged in), the payloads it sends, and the two
  * switches that keep every hook from running: folder trust and `hooksConfig`.
  */
-import { join, resolve, sep } from "node:path";
+import { join, resolve, sep, win32 } from "node:path";
+import { envValue, findProgram, windowsDir } from "../core/programs.ts";
 import type { Issue } from "./doctor.ts";
 import { isPlainObject } from "./merge.ts";
 import * as paths from "./paths.ts";
 import type { HandlerSpec } from "./types.ts";
 import { readConfigFile, unsafeProjectPath, userConfig, type ConfigFile } from "./write.ts";
 
-/** `getShellConfiguration`: `bash -c` on Unix; PowerShell (`ComSpec` when it is one, else pwsh, else Windows PowerShell) on Windows. */
-export function geminiShell(command: string, env: paths.Env): string[] {
-  if (process.platform !== "win32") return ["bash", "-c", command];
-  const comSpec = env.ComSpec ?? "";
-  const shell = /(?:powershell|pwsh)\.exe$/i.test(comSpec) ? comSpec : (Bun.which("pwsh.exe") ?? "powershell.exe");
+/**
+ * `getShellConfiguration`: `bash -c` on Unix; PowerShell (`ComSpec` when it is one, else pwsh, else Windows
+ * PowerShell) on Windows. Each found on PATH's absolute entries outside `project` (src/core/programs.ts), Windows
+ * PowerShell in its own folder when it is not there: the doctor never starts a shell a project could have put there.
+ */
+export function geminiShell(command: string, env: paths.Env, project: string): string[] | null {
+  if (process.platform !== "win32") {
+    const bash = findProgram("bash", env, [project]);
+    return bash ? [bash, "-c", command] : null;
+  }
+  const comSpec = envValue(env, "ComSpec") ?? "";
+  const powershell = findProgram("powershell.exe", env, [project]) ?? win32.join(windowsDir(env), "System32", "WindowsPowerShell", "v1.0", "powershell.exe");
+  const shell = /(?:powershell|pwsh)\.exe$/i.test(comSpec) && win32.isAbsolute(comSpec) ? comSpec : (findProgram("pwsh.exe", env, [project]) ?? powershell);
   return [shell, "-NoProfile", "-NonInteractive", "-Command", `${command}; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }`];
 }
 

@@ -6,7 +6,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, join } from "node:path";
+import { comSpec, findProgram, NO_CURRENT_FOLDER_LOOKUP, relativePathEntries, systemCmd, trustedPath, userProgram, withTrustedPath } from "../core/programs.ts";
 import { VERSION } from "../core/version.ts";
 import { dbPath } from "../store/paths.ts";
 import { installedAgentId } from "./agents.ts";
@@ -51,16 +52,15 @@ const RUN_TIMEOUT_MS = 15_000;
 const MAX_TIMEOUT_SECONDS = 600;
 const LEGACY = new Set(["live:start", "agent:done"]);
 
-/** A PATH's absolute folders: a relative entry (`.`, `bin`) names a folder of whatever project the doctor runs in. */
-function absoluteEntries(pathValue: string | undefined): string[] {
-  return (pathValue ?? "").split(delimiter).filter((entry) => isAbsolute(entry));
-}
-
-/** Every `aioson` executable on a PATH, in PATH order (Windows: PATHEXT variants). */
-export function aiosonOnPath(pathValue: string | undefined): string[] {
+/**
+ * Every `aioson` executable on PATH, in PATH order (Windows: PATHEXT variants), from the absolute entries outside
+ * `project` only: a relative entry (`.`, `bin`) or one inside the project names a folder of whatever repository the
+ * doctor runs in, and the doctor runs what it finds (`--version`).
+ */
+export function aiosonOnPath(env: paths.Env, project: string): string[] {
   const names = process.platform === "win32" ? ["aioson.exe", "aioson.cmd", "aioson.bat", "aioson"] : ["aioson"];
   const found: string[] = [];
-  for (const dir of absoluteEntries(pathValue)) {
+  for (const dir of trustedPath(env, [project]).split(delimiter).filter(Boolean)) {
     for (const name of names) {
       const candidate = join(dir, name);
       try {
@@ -81,18 +81,44 @@ function real(path: string): string {
   }
 }
 
-function versionOf(binary: string, env: paths.Env): string | null {
+/** `<binary> --version`, run from the temp folder (never a project). */
+function versionOf(binary: string, request: DoctorRequest): string | null {
   try {
-    const result = Bun.spawnSync([binary, "--version"], { env: env as Record<string, string>, stdout: "pipe", stderr: "ignore", timeout: RUN_TIMEOUT_MS });
+    const result = Bun.spawnSync([binary, "--version"], { cwd: tmpdir(), env: probeEnv(request.env, request.dir, true), stdout: "pipe", stderr: "ignore", timeout: RUN_TIMEOUT_MS });
     return /aioson\s+(\S+)/.exec(result.stdout.toString())?.[1] ?? null;
   } catch {
     return null;
   }
 }
 
+/**
+ * The environment of everything the doctor starts: PATH cut to its absolute entries outside the project `dir`, so
+ * that no shell running a handler finds a program the repository ships either (path_unsafe_entries names what was
+ * cut). `own`: a program the doctor runs for itself, not a harness's handler, which on Windows also looks nothing up
+ * in its current folder.
+ */
+function probeEnv(env: paths.Env, dir: string, own = false): Record<string, string> {
+  return { ...withTrustedPath(env, [dir]), ...(own && process.platform === "win32" ? NO_CURRENT_FOLDER_LOOKUP : {}) };
+}
+
+/** PATH entries through which a hook's shell could run a program the project ships. */
+function unsafePathIssue(request: DoctorRequest): Issue[] {
+  const outside = new Set(trustedPath(request.env, [request.dir]).split(delimiter));
+  const entries = [
+    ...relativePathEntries(request.env).map((entry) => (entry === "" ? "(empty)" : entry)),
+    ...trustedPath(request.env).split(delimiter).filter((entry) => entry !== "" && !outside.has(entry)),
+  ];
+  if (entries.length === 0) return [];
+  return [{
+    code: "path_unsafe_entries", severity: "warning",
+    message: `PATH holds entries that resolve inside the project a hook runs in: ${[...new Set(entries)].map(printable).join(", ")}. The harness's shell looks for \`aioson\` (and every other program) there too, so a repository could put its own there; hooks:doctor and the OpenCode plugin leave them out.`,
+    fix: "Remove them from PATH, or replace them with absolute folders outside your projects.",
+  }];
+}
+
 function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string[] } {
-  const onPath = aiosonOnPath(request.env.PATH ?? request.env.Path);
-  const issues: Issue[] = [];
+  const onPath = aiosonOnPath(request.env, request.dir);
+  const issues: Issue[] = unsafePathIssue(request);
   const self = real(request.selfPath);
   if (onPath.length === 0) {
     issues.push({
@@ -119,7 +145,7 @@ function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string
       fix: "Run aioson hooks:doctor to check that both are the same version.",
     });
   } else if (real(first) !== self) {
-    const version = versionOf(first, request.env);
+    const version = versionOf(first, request);
     if (version !== VERSION) {
       issues.push({
         code: "version_mismatch", severity: "error",
@@ -222,18 +248,18 @@ type Shell = { argv: string[]; verbatim: boolean };
  * The harness's shell: POSIX `sh -c`. On Windows, Codex's handlers the way Codex 0.169 runs hooks (`pwsh`, else `powershell`,
  * `-NoProfile -Command <commandWindows>`; `cmd.exe /c` when neither is on PATH, see CODEX_WINDOWS_PREFIX); a Copilot
  * `windows` line through `cmd.exe /d /s /c` (VS Code's `spawn(…, {shell: true})`); Git Bash for a POSIX-only command
- * (Claude Code runs hooks through Git Bash on Windows).
+ * (Claude Code runs hooks through Git Bash on Windows). Every shell by absolute path, found on PATH's absolute entries
+ * outside the user's `project` (cmd.exe where Rust's Command and Node find it: System32, ComSpec).
  */
-function harnessShell(tool: string, command: string, commandWindows: string | undefined, env: paths.Env): Shell {
+function harnessShell(tool: string, command: string, commandWindows: string | undefined, env: paths.Env, project: string): Shell {
   if (process.platform !== "win32") return { argv: ["/bin/sh", "-c", command], verbatim: false };
-  const path = absoluteEntries(env.PATH ?? env.Path).join(delimiter);
   if (tool === "codex" && commandWindows !== undefined) {
-    const powershell = Bun.which("pwsh", { PATH: path }) ?? Bun.which("powershell", { PATH: path });
-    return { argv: powershell ? [powershell, "-NoProfile", "-Command", commandWindows] : ["cmd.exe", "/c", commandWindows], verbatim: false };
+    const powershell = findProgram("pwsh", env, [project]) ?? findProgram("powershell", env, [project]);
+    return { argv: powershell ? [powershell, "-NoProfile", "-Command", commandWindows] : [systemCmd(env), "/c", commandWindows], verbatim: false };
   }
-  const bash = commandWindows === undefined ? Bun.which("bash", { PATH: path }) : null;
+  const bash = commandWindows === undefined ? findProgram("bash", env, [project]) : null;
   if (bash) return { argv: [bash, "-c", command], verbatim: false };
-  return { argv: [env.ComSpec ?? "cmd.exe", "/d", "/s", "/c", `"${commandWindows ?? command}"`], verbatim: true };
+  return { argv: [comSpec(env), "/d", "/s", "/c", `"${commandWindows ?? command}"`], verbatim: true };
 }
 
 /** The handler without its error-silencing tail, as a person would type it in cmd.exe or a POSIX shell. */
@@ -258,8 +284,24 @@ function probePayload(tool: string, event: string, matcher: string | undefined, 
   return syntheticPayload(event, matcher, project, sessionId);
 }
 
-/** Runs one handler through the harness's shell in `project`; `landed` only for hooks:emit (the others do not record). */
-function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths.Env): HandlerCheck {
+/** Runs the handler's shell; the exit code, or null when it timed out or could not start. */
+function runShell(shell: Shell | null, project: string, env: Record<string, string>, payload: string): { exitCode: number | null; stdout: string } {
+  if (!shell) return { exitCode: null, stdout: "" };
+  try {
+    const result = Bun.spawnSync(shell.argv, {
+      cwd: project, env, stdin: new TextEncoder().encode(payload), stdout: "pipe", stderr: "pipe", timeout: RUN_TIMEOUT_MS, windowsVerbatimArguments: shell.verbatim,
+    });
+    return { exitCode: result.exitCode, stdout: result.stdout.toString() };
+  } catch {
+    return { exitCode: null, stdout: "" };
+  }
+}
+
+/**
+ * Runs one handler through the harness's shell in the probe `project` (the shells found outside the user's `dir`),
+ * with the handler's `env`; `landed` only for hooks:emit (the others do not record).
+ */
+function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths.Env, dir: string): HandlerCheck {
   const { command, event, matcher } = spec;
   // Copilot's per-OS key is `windows` (run by cmd.exe, like Codex's `commandWindows`).
   const commandWindows = spec.commandWindows ?? spec.windows;
@@ -268,23 +310,16 @@ function runHandler(tool: string, project: string, spec: HandlerSpec, env: paths
   const payload = JSON.stringify(probePayload(tool, event, matcher, project, sessionId));
   const gemini = tool === "gemini";
   const started = performance.now();
-  const shell: Shell = gemini ? { argv: geminiShell(command, env), verbatim: true } : harnessShell(tool, command, commandWindows, env);
-  const result = Bun.spawnSync(shell.argv, {
-    cwd: project,
-    // The probe's Stop/SessionEnd must not start an OpenTelemetry export of the probe project to the user's collector.
-    env: { ...(env as Record<string, string>), PWD: project, OTEL_SDK_DISABLED: "true", ...(gemini ? geminiEnv(spec, project, sessionId) : {}) },
-    stdin: new TextEncoder().encode(payload),
-    stdout: "pipe",
-    stderr: "pipe",
-    timeout: RUN_TIMEOUT_MS,
-    windowsVerbatimArguments: shell.verbatim,
-  });
+  const geminiArgv = gemini ? geminiShell(command, env, dir) : null;
+  const shell: Shell | null = gemini ? (geminiArgv ? { argv: geminiArgv, verbatim: true } : null) : harnessShell(tool, command, commandWindows, env, dir);
+  // The probe's Stop/SessionEnd must not start an OpenTelemetry export of the probe project to the user's collector.
+  const result = runShell(shell, project, { ...probeEnv(env, dir), PWD: project, OTEL_SDK_DISABLED: "true", ...(spec.env ?? {}), ...(gemini ? geminiEnv(spec, project, sessionId) : {}) }, payload);
   const ms = Math.round(performance.now() - started);
   const exitCode = result.exitCode;
   const isEmit = subcommandOf(command) === "hooks:emit";
   const landed = isEmit ? countEvents(project) > before : null;
   let validOutput = true;
-  const out = result.stdout.toString().trim();
+  const out = result.stdout.trim();
   if (out && !isEmit) {
     try {
       JSON.parse(out);
@@ -393,7 +428,7 @@ function probeHandlers(tool: string, runnable: readonly Runnable[], request: Doc
         continue;
       }
       project ??= probeProject();
-      const check = runHandler(tool, project, spec, request.env);
+      const check = runHandler(tool, project, spec, request.env, request.dir);
       report.handlers.push(check);
       if (!check.ok) {
         const what = check.landed === false ? "ran but no event landed in the store" : `exited with ${check.exitCode ?? "a timeout"}`;
@@ -477,7 +512,8 @@ function checkJsonHarness(tool: string, file: ConfigFile, request: DoctorRequest
 
 /**
  * OpenCode: the plugin must be ours and current; its calls are then probed the way the plugin makes them (the binary
- * from AIOSON_BIN or PATH, spawned directly with an argument array, the payload on stdin).
+ * from AIOSON_BIN or PATH as the plugin finds it, spawned with an argument array, the payload on stdin; a Windows
+ * `.cmd` shim the plugin starts through ComSpec, which Bun does by itself here).
  */
 function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): HarnessReport {
   const report: HarnessReport = { tool: "opencode", path, installed: false, handlers: [] };
@@ -500,6 +536,8 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
   if (request.probe === false) return report;
   const custom = (request.env.AIOSON_BIN ?? "").trim();
   const bin = custom ? custom.split(/\s+/) : ["aioson"];
+  // As the plugin finds it (src/install/opencode-plugin.ts `locate`): a path relative to the project, or a name on PATH outside it.
+  const program = userProgram(bin[0] as string, request.dir, request.env, [request.dir]);
   const project = probeProject();
   try {
     const before = countEvents(project);
@@ -507,10 +545,12 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
     const started = performance.now();
     let exitCode: number | null = null;
     try {
-      const result = Bun.spawnSync([...bin, "hooks:emit", project, `--agent=${agent}`, "--source=opencode"], {
-        cwd: project, env: request.env as Record<string, string>, stdin: new TextEncoder().encode(payload), stdout: "ignore", stderr: "ignore", timeout: RUN_TIMEOUT_MS,
-      });
-      exitCode = result.exitCode;
+      if (program) {
+        const result = Bun.spawnSync([program, ...bin.slice(1), "hooks:emit", project, `--agent=${agent}`, "--source=opencode"], {
+          cwd: project, env: probeEnv(request.env, request.dir, true), stdin: new TextEncoder().encode(payload), stdout: "ignore", stderr: "ignore", timeout: RUN_TIMEOUT_MS,
+        });
+        exitCode = result.exitCode;
+      }
     } catch {
       exitCode = null; // the binary could not be started at all
     }

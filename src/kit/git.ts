@@ -3,10 +3,12 @@
  * shared folder, a submodule's config) can name commands git runs by itself: `core.fsmonitor` on `status`, the
  * clean/smudge/process filters of `.gitattributes` drivers whenever `status` re-reads a file, gpg when `log` shows
  * signatures. Every call here switches those off with `-c` (which wins over every config file, and reaches the git
- * processes git starts), skips submodules, and runs the git found on the user's PATH — never one inside the
- * repository — from a folder outside it (the file system's root).
+ * processes git starts), skips submodules, and runs the git found on the user's PATH — its absolute entries outside
+ * the repository, never a relative one (src/core/programs.ts) — from a folder outside it (the file system's root),
+ * and on Windows with NoDefaultCurrentDirectoryInExePath, so that a `git.cmd` shim looks only on PATH too.
  */
-import { isAbsolute, parse, relative, resolve } from "node:path";
+import { parse, resolve } from "node:path";
+import { findProgram, NO_CURRENT_FOLDER_LOOKUP } from "../core/programs.ts";
 
 const TIMEOUT_MS = 3_000;
 /** Always passed: no fsmonitor hook, no signature checks. */
@@ -19,12 +21,9 @@ function neutralDir(dir: string): string {
   return parse(resolve(dir)).root;
 }
 
-/** The user's git (PATH lookup; relative PATH entries resolve outside the repository), or null when there is none or it lies inside `dir`. */
+/** The user's git, or null when PATH has none outside `dir`. */
 export function gitBinary(dir: string): string | null {
-  const found = Bun.which("git", { cwd: neutralDir(dir) });
-  if (!found || !isAbsolute(found)) return null;
-  const rel = relative(dir, found);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? null : found;
+  return findProgram("git", process.env, [dir]);
 }
 
 function spawn(git: string, dir: string, args: readonly string[]): string | null {
@@ -35,7 +34,7 @@ function spawn(git: string, dir: string, args: readonly string[]): string | null
       stdout: "pipe",
       stderr: "ignore",
       timeout: TIMEOUT_MS,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...(process.platform === "win32" ? NO_CURRENT_FOLDER_LOOKUP : {}) },
     });
     return result.exitCode === 0 ? result.stdout.toString() : null;
   } catch {

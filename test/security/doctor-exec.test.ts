@@ -147,6 +147,27 @@ describe("hooks:doctor runs nothing a config file wrote", () => {
     expect((result.json as Json).issues.map((i: Json) => i.code)).toContain("binary_not_on_path");
   });
 
+  test("a PATH entry inside the project never makes the doctor, a probed handler or the plugin's probe run what the project put there", () => {
+    const world = hostileWorld();
+    expect(run(world, ["hooks:install", "--tool=claude,codex,opencode"]).code).toBe(0);
+    const planted = join(world.project, "node_modules", ".bin");
+    mkdirSync(planted, { recursive: true });
+    for (const name of ["aioson", "bash", "pwsh", "git"]) {
+      writeFileSync(join(planted, name), `#!/bin/sh\ntouch ${mark(world, 31)}-${name}\necho "aioson 9.9.9"\n`);
+      chmodSync(join(planted, name), 0o755);
+    }
+    const result = run(world, ["hooks:doctor", ".", "--json", "--tool=claude,codex,opencode"], { env: { PATH: `${planted}:${realBin(world)}` }, timeoutMs: 60_000 });
+    const json = result.json as Json;
+    expect(markers(world)).toEqual([]);
+    expect(json.binary.onPath).toEqual([join(world.root, "bin", "aioson")]);
+    expect(json.issues.find((i: Json) => i.code === "path_unsafe_entries")?.message).toContain(planted);
+    // The real binary answered every probe instead: each event landed.
+    const handlers = json.harnesses.flatMap((h: Json) => h.handlers) as Json[];
+    expect(handlers.length).toBeGreaterThan(10);
+    expect(handlers.filter((h) => h.landed !== null).every((h) => h.landed === true)).toBe(true);
+    expect(json.issues.map((i: Json) => i.code)).not.toContain("event_not_landed");
+  });
+
   test("event and matcher names from a hostile file are printed escaped", () => {
     const world = hostileWorld();
     mkdirSync(join(world.project, ".agents"));

@@ -6,7 +6,7 @@
  * them, and says how many items it withheld.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson, tempDir, tempProject } from "../helpers.ts";
 import { fixtureProject, guard, write } from "../guard/fixture.ts";
@@ -100,6 +100,17 @@ describe("guard:session-context", () => {
     writeFileSync(join(dir, "a.txt"), "two\n");
     const text = contextOf(runGuard("session-context", { hook_event_name: "SessionStart", source: "startup" }, { dir }));
     expect(text).toContain("Uncommitted changes: 1 file");
+    expect(readdirSync(marker)).toEqual([]);
+  });
+
+  test("a git inside the repository is never run, even from an absolute PATH entry: the user's git answers", () => {
+    const dir = tempDir("aioson-git-");
+    const marker = tempDir("aioson-marker-");
+    git(dir, "init", "-q", "-b", "main");
+    writeFiles(dir, { "a.txt": "one\n", "tools/git": `#!/bin/sh\ntouch ${join(marker, "git")}\n` });
+    chmodSync(join(dir, "tools", "git"), 0o755);
+    const text = contextOf(runGuard("session-context", { hook_event_name: "SessionStart", source: "startup" }, { dir, env: { PATH: `${join(dir, "tools")}:/usr/bin:/bin` } }));
+    expect(text).toContain("Uncommitted changes: 2 files");
     expect(readdirSync(marker)).toEqual([]);
   });
 });

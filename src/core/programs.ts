@@ -1,0 +1,121 @@
+/**
+ * Starting a program while a hostile project may be the current folder. Windows' cmd.exe and CreateProcess look for a
+ * bare program name in the current folder before PATH, unless NoDefaultCurrentDirectoryInExePath is in their
+ * environment (Microsoft's NeedCurrentDirectoryForExePath), and every shell resolves a relative PATH entry (`.`,
+ * `bin`, an empty one in POSIX shells) against the folder it runs in. So aioson looks a program up only in PATH's
+ * absolute entries outside the project, names cmd.exe by its absolute path, and gives its Windows children that
+ * variable, so that a `.cmd`/`.bat` they run does not look in the project either.
+ * The OpenCode plugin, which runs inside OpenCode with no imports of ours, carries its own copy of these rules
+ * (src/install/opencode-plugin.ts, `locate`).
+ */
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, isAbsolute, relative, resolve, win32 } from "node:path";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a Windows child of aioson gets in its environment: cmd.exe and CreateProcess then search PATH only. */
+export const NO_CURRENT_FOLDER_LOOKUP: Readonly<Record<string, string>> = { NoDefaultCurrentDirectoryInExePath: "1" };
+
+/** A variable of `env`; on Windows names are case-insensitive, which a copied environment object is not. */
+export function envValue(env: Env, name: string): string | undefined {
+  if (env[name] !== undefined || process.platform !== "win32") return env[name];
+  const upper = name.toUpperCase();
+  const key = Object.keys(env).find((candidate) => candidate.toUpperCase() === upper);
+  return key === undefined ? undefined : env[key];
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+function within(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel));
+}
+
+/** `dirs` as written and once links are resolved. */
+function spellings(dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) => [dir, real(dir)]);
+}
+
+function insideAny(spelled: readonly string[], path: string): boolean {
+  if (spelled.length === 0) return false;
+  const paths = [path, real(path)];
+  return spelled.some((dir) => paths.some((p) => within(dir, p)));
+}
+
+function homeOf(env: Env): string {
+  return envValue(env, "HOME") || envValue(env, "USERPROFILE") || homedir();
+}
+
+/**
+ * PATH's absolute entries (quotes around a Windows entry removed) that lie outside every folder of `outside` (as
+ * written or once links are resolved, case-insensitively on Windows). A folder that holds the home folder is never
+ * left out: HOME is the user's (a dotfiles repository there keeps ~/.local/bin).
+ */
+export function trustedPath(env: Env, outside: readonly string[] = []): string {
+  const home = homeOf(env);
+  const spelled = spellings(outside.filter((dir) => !insideAny(spellings([dir]), home)));
+  return (envValue(env, "PATH") ?? "")
+    .split(delimiter)
+    .map((entry) => entry.replace(/^"(.*)"$/, "$1"))
+    .filter((entry) => entry !== "" && isAbsolute(entry) && !insideAny(spelled, entry))
+    .join(delimiter);
+}
+
+/** A copy of `env` whose PATH (under the name it has there) is `trustedPath(env, outside)`. */
+export function withTrustedPath(env: Env, outside: readonly string[]): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) copy[key] = value;
+  const key = Object.keys(copy).find((name) => name.toUpperCase() === "PATH") ?? "PATH";
+  copy[key] = trustedPath(env, outside);
+  return copy;
+}
+
+/** PATH entries a shell resolves against the folder it runs in: relative ones, and in POSIX shells empty ones too. */
+export function relativePathEntries(env: Env): string[] {
+  const value = envValue(env, "PATH");
+  if (value === undefined) return [];
+  const entries = value.split(delimiter).map((entry) => entry.replace(/^"(.*)"$/, "$1"));
+  return entries.filter((entry) => (entry === "" ? process.platform !== "win32" : !isAbsolute(entry)));
+}
+
+/** A program by name, from `trustedPath` only (Bun adds `.exe`, `.cmd`, `.bat` on Windows); null when there is none. */
+export function findProgram(name: string, env: Env, outside: readonly string[] = []): string | null {
+  const path = trustedPath(env, outside);
+  if (path === "") return null;
+  const found = Bun.which(name, { PATH: path });
+  return found !== null && isAbsolute(found) ? found : null;
+}
+
+/**
+ * A program named by the user (a `--tool-bin`, AIOSON_BIN's first word): a path, taken relative to `base`, is used as
+ * given (the user chose it); a bare name goes through findProgram.
+ */
+export function userProgram(word: string, base: string, env: Env, outside: readonly string[]): string | null {
+  if (!/[\\/]/.test(word) && !isAbsolute(word)) return findProgram(word, env, outside);
+  const found = Bun.which(resolve(base, word));
+  return found !== null && isAbsolute(found) ? found : null;
+}
+
+/** The Windows folder: SystemRoot when it is a plain absolute path (no space or shell character), else C:\Windows. */
+export function windowsDir(env: Env): string {
+  const value = envValue(env, "SystemRoot") ?? "";
+  return /^[A-Za-z]:(?:\\[\w.-]+)+$/.test(value) ? value : "C:\\Windows";
+}
+
+/** `<Windows folder>\System32\cmd.exe`: where CreateProcess and Rust's Command find `cmd.exe` before PATH. */
+export function systemCmd(env: Env): string {
+  return win32.join(windowsDir(env), "System32", "cmd.exe");
+}
+
+/** The shell Node's `spawn(…, {shell: true})` uses on Windows: ComSpec when it is an absolute path, else systemCmd. */
+export function comSpec(env: Env): string {
+  const value = envValue(env, "ComSpec");
+  return value !== undefined && win32.isAbsolute(value) ? value : systemCmd(env);
+}
