@@ -14,7 +14,9 @@ export function isOurPlugin(head: string): boolean {
 
 const TEMPLATE = String.raw`
 import { spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import * as nodePath from "node:path";
 import { dirname, join, parse, resolve } from "node:path";
 
 const AGENT = __AGENT__;
@@ -84,9 +86,95 @@ function cmdEscape(arg) {
   return s.replace(/([()\][%!^"\x60<>&|;, *?])/g, "^$1");
 }
 
-function binary() {
-  const custom = (process.env.AIOSON_BIN || "").trim();
-  return custom ? custom.split(/\s+/) : ["aioson"];
+// Finding aioson. Every call runs with the project root as the current folder, and on Windows cmd.exe (and
+// CreateProcess, for a bare name) looks for a program there before PATH: a repository's aioson.cmd or cmd.exe would
+// run instead. So the program is found here, by absolute path: AIOSON_BIN's first word when it is a path (the user's
+// choice, relative to the root), else a name on PATH's absolute entries that lie outside the project (PATHEXT order
+// on Windows). An .exe starts directly; a .cmd/.bat shim through ComSpec by its absolute path; and a Windows child
+// gets NoDefaultCurrentDirectoryInExePath, so what it starts looks only on PATH too. aioson's own lookups follow the
+// same rules (src/core/programs.ts). host = { platform, path (node:path or a flavour of it), home, isFile, real }.
+const RUNNABLE = [".com", ".exe", ".bat", ".cmd"];
+
+function envValue(env, name) {
+  const key = Object.keys(env).find((k) => k.toUpperCase() === name);
+  return key === undefined ? undefined : env[key];
+}
+
+function within(host, dir, p) {
+  const rel = host.path.relative(dir, p);
+  return rel === "" || (!/^\.\.(?:[\\/]|$)/.test(rel) && !host.path.isAbsolute(rel));
+}
+
+function insideRoot(host, root, dir) {
+  const roots = [root, host.real(root)];
+  // A project that holds the home folder is left alone: HOME is the user's (~/.local/bin stays usable).
+  if (roots.some((r) => within(host, r, host.home))) return false;
+  const dirs = [dir, host.real(dir)];
+  return roots.some((r) => dirs.some((d) => within(host, r, d)));
+}
+
+function candidates(host, env, base) {
+  if (host.platform !== "win32") return [base];
+  if (RUNNABLE.includes(host.path.extname(base).toLowerCase())) return [base];
+  const listed = (envValue(env, "PATHEXT") || "").split(";").map((e) => e.trim().toLowerCase()).filter((e) => RUNNABLE.includes(e));
+  return (listed.length > 0 ? listed : RUNNABLE).map((e) => base + e);
+}
+
+function locate(word, root, env, host) {
+  const p = host.path;
+  if (/[\\/]/.test(word) || p.isAbsolute(word)) return candidates(host, env, p.resolve(root, word)).find(host.isFile) || null;
+  for (const entry of (envValue(env, "PATH") || "").split(p.delimiter)) {
+    const dir = entry.replace(/^"(.*)"$/, "$1");
+    if (!dir || !p.isAbsolute(dir) || insideRoot(host, root, dir)) continue;
+    const found = candidates(host, env, p.join(dir, word)).find(host.isFile);
+    if (found) return found;
+  }
+  return null;
+}
+
+function comSpec(env, host) {
+  const spec = envValue(env, "COMSPEC");
+  if (spec && host.path.isAbsolute(spec)) return spec;
+  const windows = envValue(env, "SYSTEMROOT");
+  return host.path.join(windows && host.path.isAbsolute(windows) ? windows : "C:\\Windows", "System32", "cmd.exe");
+}
+
+function launch(file, args, env, host) {
+  if (host.platform !== "win32") return { command: file, args, verbatim: false, env };
+  const childEnv = { ...env, NoDefaultCurrentDirectoryInExePath: "1" };
+  if (/\.(?:exe|com)$/i.test(file)) return { command: file, args, verbatim: false, env: childEnv };
+  const line = [file, ...args].map(cmdEscape).join(" ");
+  return { command: comSpec(env, host), args: ["/d", "/s", "/c", '"' + line + '"'], verbatim: true, env: childEnv };
+}
+
+const HOST = {
+  platform: process.platform,
+  path: nodePath,
+  home: homedir(),
+  isFile: (f) => {
+    try {
+      if (!statSync(f).isFile()) return false;
+      if (process.platform !== "win32") accessSync(f, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  real: (f) => {
+    try { return realpathSync.native(f); } catch { return f; }
+  },
+};
+
+// The program of the last call, found again only when the environment changed or it was not found.
+let located = { key: null, file: null };
+
+function plan(root, args) {
+  const env = process.env;
+  const custom = (env.AIOSON_BIN || "").trim();
+  const words = custom ? custom.split(/\s+/) : ["aioson"];
+  const key = [root, custom, envValue(env, "PATH"), envValue(env, "PATHEXT")].join("\0");
+  if (located.key !== key || !located.file) located = { key, file: locate(words[0], root, env, HOST) };
+  return located.file ? launch(located.file, [...words.slice(1), ...args], env, HOST) : null;
 }
 
 // Never rejects: resolves with the child's stdout ("" on any failure) and whether it had to be killed after CALL_MS.
@@ -98,13 +186,12 @@ function call(root, args, payload) {
     const finish = () => { if (!settled) { settled = true; clearTimeout(timer); done({ out, killed }); } };
     let child;
     try {
-      const bin = binary();
-      if (process.platform === "win32") {
-        const line = [bin[0], ...bin.slice(1), ...args].map(cmdEscape).join(" ");
-        child = spawn(process.env.ComSpec || "cmd.exe", ["/d", "/s", "/c", '"' + line + '"'], { cwd: root, windowsHide: true, windowsVerbatimArguments: true, stdio: ["pipe", "pipe", "ignore"] });
-      } else {
-        child = spawn(bin[0], [...bin.slice(1), ...args], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
+      const how = plan(root, args);
+      if (!how) {
+        done({ out: "", killed: false });
+        return;
       }
+      child = spawn(how.command, how.args, { cwd: root, env: how.env, windowsHide: true, windowsVerbatimArguments: how.verbatim, stdio: ["pipe", "pipe", "ignore"] });
     } catch {
       done({ out: "", killed: false });
       return;
