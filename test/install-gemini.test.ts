@@ -67,7 +67,7 @@ describe("hooks:install --tool=gemini", () => {
     ]);
     for (const handler of ours) {
       expect(handler.timeout).toBe(10_000);
-      expect(handler.env).toEqual({ null: "/dev/null" });
+      expect(handler.env).toEqual({ null: "/dev/null", NoDefaultCurrentDirectoryInExePath: "1" });
       expect(handler.command).toEndWith(" 2>$null; exit 0");
     }
     expect(written.hooks.PreCompress).toBeUndefined();
@@ -91,7 +91,7 @@ describe("hooks:install --tool=gemini", () => {
     const run = runAioson(["hooks:install", project, "--tool=gemini", "--with=pre-commit-guard,stop-checklist,subagent-audit,context-save"], { home: homeDir, cwd: project });
     expect(run.stdout).toContain("no hook for: subagent-audit, context-save");
     const hooks = settings(homeDir).hooks;
-    expect(hooks.BeforeTool?.[0]).toEqual({ matcher: "run_shell_command", hooks: [{ type: "command", name: "aioson-guard-pre-commit-guard", timeout: 10_000, command: "aioson guard:pre-commit-guard . --tool=gemini 2>$null; exit 0", env: { null: "/dev/null" } }] });
+    expect(hooks.BeforeTool?.[0]).toEqual({ matcher: "run_shell_command", hooks: [{ type: "command", name: "aioson-guard-pre-commit-guard", timeout: 10_000, command: "aioson guard:pre-commit-guard . --tool=gemini 2>$null; exit 0", env: { null: "/dev/null", NoDefaultCurrentDirectoryInExePath: "1" } }] });
     expect(hooks.AfterAgent?.map((group) => group.hooks[0]?.name)).toEqual(["aioson-turn-end", "aioson-guard-stop-checklist"]);
     expect(hooks.AfterAgent?.[1]?.hooks[0]?.timeout).toBe(30_000);
   });

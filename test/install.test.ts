@@ -221,7 +221,9 @@ describe("hooks:install merge and write rules", () => {
       const handler = entries[0]!.hooks[0];
       // Synchronous everywhere (real-harnesses §2: `codex exec` kills async hooks still running at exit).
       expect(handler.async).toBeUndefined();
-      expect(handler.commandWindows).toStartWith("cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& aioson ");
+      // PowerShell hands the rest to cmd.exe, named by its absolute path (a repository's cmd.bat is never looked up);
+      // the switch once for that cmd.exe, once for the outer one of Codex's cmd.exe fallback.
+      expect(handler.commandWindows).toStartWith("C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson ");
       expect(handler.commandWindows).toEndWith("2>nul & exit /b 0");
       expect(handler.commandWindows).not.toContain('"');
       expect(event).toBeString();

@@ -22,12 +22,17 @@ export WINEPREFIX="$WORK/prefix" WINEDEBUG=-all
 cleanup() { wineserver -k >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-mkdir -p "$WORK/bin" "$WORK/probe"
+mkdir -p "$WORK/bin" "$WORK/probe" "$WORK/driver"
 CC=x86_64-w64-mingw32-gcc
 $CC -O2 -shared -o "$WORK/bin/bcryptprimitives.dll" scripts/wine/bcryptprimitives.c -ladvapi32
 $CC -O2 -o "$WORK/launch.exe" scripts/wine/launch.c
 $CC -O2 -o "$WORK/probe/aioson.exe" scripts/wine/probe.c
+$CC -O2 -o "$WORK/planted.exe" scripts/wine/planted.c
 cp "$EXE" "$WORK/bin/aioson.exe"
+# The OpenCode plugin runs inside OpenCode's Bun: a Windows Bun program loads it (its own copy of the stand-in DLL).
+"$BUN" build --compile --target=bun-windows-x64 --no-compile-autoload-dotenv --no-compile-autoload-bunfig \
+  scripts/wine/opencode-driver.ts --outfile="$WORK/driver/opencode-driver.exe" >/dev/null
+cp "$WORK/bin/bcryptprimitives.dll" "$WORK/driver/"
 
 wineboot -i >/dev/null 2>&1 || true
 "$BUN" scripts/wine/smoke.ts "$WORK"

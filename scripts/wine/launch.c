@@ -1,11 +1,12 @@
 /*
  * Runs a hook handler the way a Windows harness starts it, with the payload written to the child's stdin (then
  * closed). Usage: launch.exe <mode> <handler-file> <payload-file> <working-dir>
- *   cmd       CreateProcess of `cmd.exe /d /s /c "<handler>"` (VS Code's spawn with {shell: true}: Copilot's `windows`)
+ *   cmd       CreateProcess of `%ComSpec% /d /s /c "<handler>"` (VS Code's spawn with {shell: true}: Copilot's `windows`)
  *   direct    CreateProcess of the handler text itself as the command line (what PowerShell hands to CreateProcess
- *             for `cmd --% <rest>`: the program and the rest, verbatim; the smoke builds that line)
- *   rust-cmd  CreateProcess of `cmd.exe /c <handler>` with the handler quoted by Rust std's rules for one argument
- *             (Codex's cmd.exe fallback: `Command::new("cmd.exe").args(["/c", handler])`): wrapped in quotes when it
+ *             for `<program> --% <rest>`: the program and the rest, verbatim; the smoke builds that line)
+ *   rust-cmd  CreateProcess of `<system dir>\cmd.exe /c <handler>` with the handler quoted by Rust std's rules for one
+ *             argument (Codex's cmd.exe fallback: `Command::new("cmd.exe").args(["/c", handler])`, which Rust finds in
+ *             the system directory before PATH and never in the current folder): wrapped in quotes when it
  *             holds a space, tab or nothing; a `"` becomes `\"` (n backslashes before it become 2n+1); trailing
  *             backslashes doubled
  * Reading the handler from a file keeps its quotes and metacharacters away from any argv re-quoting.
@@ -72,14 +73,19 @@ int main(int argc, char **argv) {
   si.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
   si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
 
-  size_t lineSize = 3 * (size_t)handlerSize + 64;
+  /* The shells by absolute path, as the harnesses start them: a project folder is never where cmd.exe comes from. */
+  char comspec[MAX_PATH], system_cmd[MAX_PATH];
+  if (!GetEnvironmentVariableA("ComSpec", comspec, MAX_PATH)) return 96;
+  if (!GetSystemDirectoryA(system_cmd, MAX_PATH - 9)) return 97;
+  strcat(system_cmd, "\\cmd.exe");
+  size_t lineSize = 3 * (size_t)handlerSize + 2 * MAX_PATH + 64;
   char *line = malloc(lineSize);
-  if (strcmp(mode, "cmd") == 0) snprintf(line, lineSize, "cmd.exe /d /s /c \"%s\"", handler);
+  if (strcmp(mode, "cmd") == 0) snprintf(line, lineSize, "\"%s\" /d /s /c \"%s\"", comspec, handler);
   else if (strcmp(mode, "direct") == 0) snprintf(line, lineSize, "%s", handler);
   else if (strcmp(mode, "rust-cmd") == 0) {
     char *quoted = malloc(2 * (size_t)handlerSize + 3);
     rust_quote(handler, quoted);
-    snprintf(line, lineSize, "cmd.exe /c %s", quoted);
+    snprintf(line, lineSize, "%s /c %s", system_cmd, quoted);
   } else { fprintf(stderr, "unknown mode %s\n", mode); return 95; }
   PROCESS_INFORMATION pi;
   if (!CreateProcessA(NULL, line, NULL, NULL, TRUE, 0, NULL, argv[4], &si, &pi)) {

@@ -1,6 +1,7 @@
 /*
- * A stand-in `aioson.exe` for the Wine smoke test: copies its stdin byte for byte into %AIOSON_PROBE_OUT% and its
- * arguments (argv[1..], one per line) into %AIOSON_PROBE_OUT%.argv — proves what a handler really receives.
+ * A stand-in `aioson.exe` for the Wine smoke test: copies its stdin byte for byte into %AIOSON_PROBE_OUT%, its
+ * arguments (argv[1..], one per line) into %AIOSON_PROBE_OUT%.argv and whether NoDefaultCurrentDirectoryInExePath is
+ * in its environment into %AIOSON_PROBE_OUT%.env ("set" or "unset") — proves what a handler really receives.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,5 +24,11 @@ int main(int argc, char **argv) {
   if (!args) return 4;
   for (int i = 1; i < argc; i++) fprintf(args, "%s\n", argv[i]);
   fclose(args);
+  char envPath[4096];
+  snprintf(envPath, sizeof envPath, "%s.env", path);
+  FILE *env = fopen(envPath, "wb");
+  if (!env) return 5;
+  fputs(getenv("NoDefaultCurrentDirectoryInExePath") ? "set" : "unset", env);
+  fclose(env);
   return 0;
 }

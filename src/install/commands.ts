@@ -2,7 +2,15 @@
  * The command strings of spec 9.4: POSIX `command` (single-quoted values, run by `sh -c` / Git Bash), the cmd.exe
  * line (where `"$PWD"` and `|| true` do not exist), Codex's `commandWindows`, which carries that line to cmd.exe
  * through PowerShell, and the one line Gemini CLI runs in bash and PowerShell alike.
+ *
+ * Every Windows line runs with a hostile repository as the current folder, and cmd.exe looks for a bare program name
+ * there before PATH (`.;%PATH%`), so a repository's `aioson.bat` or `cmd.bat` would run in aioson's place. A cmd.exe
+ * line therefore sets NoDefaultCurrentDirectoryInExePath before it names aioson (Microsoft: with the variable set,
+ * cmd.exe searches `%PATH%` only), and Codex's names cmd.exe by its absolute path. PowerShell never runs a program
+ * from the current folder without `.\`; where a harness takes an `env` (Copilot, Gemini) the handler gets the variable
+ * too, for the cmd.exe a `.cmd` shim of aioson would start.
  */
+import { NO_CURRENT_FOLDER_LOOKUP, systemCmd } from "../core/programs.ts";
 
 /** POSIX single-quoting; `'` becomes `'\''`. Agent ids are validated before they get here, this is belt and braces. */
 export function shellQuote(value: string): string {
@@ -10,7 +18,8 @@ export function shellQuote(value: string): string {
 }
 
 const POSIX_TAIL = "2>/dev/null || true";
-const WINDOWS_TAIL = "2>nul & exit /b 0";
+/** cmd.exe: from here on, programs are looked up on PATH only. */
+const NO_CURRENT_FOLDER = "set NoDefaultCurrentDirectoryInExePath=1";
 
 export type CommandKind = "telemetry" | "turnEnd" | "sessionEnd" | "checkpoint" | "guard";
 
@@ -46,12 +55,21 @@ export function bareWord(value: string): string {
 }
 
 /**
- * The cmd.exe line (Copilot's `windows`, the inside of Codex's `commandWindows`): `.` is the cwd, from which the
- * binary walks up to the root; `2>nul & exit /b 0` keeps a missing or failing aioson from becoming "hook failed".
+ * A cmd.exe line (Copilot's `windows`, the inside of Codex's `commandWindows`): the lookup switch, then `<binary>
+ * <args>`; `2>nul` (unless the command's stderr is its output) and `& exit /b 0` keep a missing or failing aioson
+ * from becoming "hook failed".
  */
-export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string, tool = "claude"): string {
-  return `aioson ${commandArgs(kind, ".", bareWord(rawAgent), bareWord(rawSource), bareWord(tool))} ${WINDOWS_TAIL}`;
+export function cmdLine(args: string, binary = "aioson", keepStderr = false): string {
+  return `${NO_CURRENT_FOLDER}& ${binary} ${args}${keepStderr ? "" : " 2>nul"} & exit /b 0`;
 }
+
+/** The cmd.exe line for one of our handler purposes: `.` is the cwd, from which the binary walks up to the root. */
+export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: string, tool = "claude"): string {
+  return cmdLine(commandArgs(kind, ".", bareWord(rawAgent), bareWord(rawSource), bareWord(tool)));
+}
+
+/** What a Copilot handler adds to its environment (VS Code and Copilot CLI both merge a handler's `env`). */
+export const COPILOT_HANDLER_ENV: Readonly<Record<string, string>> = NO_CURRENT_FOLDER_LOOKUP;
 
 /**
  * Gemini CLI has one command string for every OS: `bash -c <line>` on Unix, PowerShell on Windows
@@ -64,7 +82,7 @@ export function windowsCommand(kind: CommandKind, rawAgent: string, rawSource: s
  * the environment's). Whatever aioson does, the shell exits 0 and stderr stays out of what Gemini parses.
  */
 const GEMINI_TAIL = "2>$null; exit 0";
-export const GEMINI_HANDLER_ENV: Readonly<Record<string, string>> = { null: "/dev/null" };
+export const GEMINI_HANDLER_ENV: Readonly<Record<string, string>> = { null: "/dev/null", ...NO_CURRENT_FOLDER_LOOKUP };
 
 export function geminiCommand(kind: CommandKind, rawAgent: string): string {
   return geminiLine(commandArgs(kind, ".", bareWord(rawAgent), "gemini", "gemini"));
@@ -81,41 +99,50 @@ export function geminiLine(args: string, binary = "aioson"): string {
 }
 
 /**
- * What Codex's `commandWindows` puts before the cmd.exe line. Codex 0.169 runs a hook command through the session's
- * shell: `pwsh`, else `powershell`, as `<shell> -NoProfile -Command <line>`, and `cmd.exe /c <line>` only when
- * neither is on PATH (codex-rs core: `default_user_shell()` → `derive_exec_args(.., use_login_shell=false)` gives
- * the hooks' shell program and arguments; hooks `command_runner.rs` appends the line). There a cmd.exe line breaks:
- * in Windows PowerShell 5.1 a bare `&` is a parse error, in pwsh 7 it starts a background job, and `2>nul` is a
- * file. So the line starts `cmd --% /d /c`: both PowerShells stop parsing at `--%` and hand the rest of the line,
- * as it is, to cmd.exe (PowerShell itself never runs a program from the current folder); when cmd.exe reads the
- * line instead, it skips the `--%` word while it looks for its switches, and `&`, `2>nul` mean the same to both
- * cmd.exe levels. The line has no double quote: Codex's cmd.exe fallback passes it through Rust's argument
- * quoting, which turns every `"` into `\"`, and cmd.exe reads that backslash as part of the command. Inside, cmd.exe
- * is told to stop looking for programs in the session folder (NoDefaultCurrentDirectoryInExePath: cmd.exe searches
- * `.;%PATH%` otherwise, and a repository may hold an `aioson.bat`) before it starts aioson.
+ * Codex's `commandWindows` around a cmd.exe line. Codex 0.169 runs a hook command through the session's shell: `pwsh`,
+ * else `powershell`, as `<shell> -NoProfile -Command <line>`, and `cmd.exe /c <line>` only when neither is on PATH
+ * (codex-rs core: `default_user_shell()` → `derive_exec_args(.., use_login_shell=false)` gives the hooks' shell
+ * program and arguments; hooks `command_runner.rs` appends the line). There a cmd.exe line breaks: in Windows
+ * PowerShell 5.1 a bare `&` is a parse error, in pwsh 7 it starts a background job, and `2>nul` is a file. So the line
+ * starts `<Windows folder>\System32\cmd.exe --% /d /c`: both PowerShells stop parsing at `--%` and hand the rest of
+ * the line, as it is, to that cmd.exe. In the fallback the outer cmd.exe reads the whole line itself: the absolute
+ * path keeps it from looking for `cmd` in the session folder (a repository's `cmd.bat`), it runs that first command
+ * (`cmd.exe --% /d /c set …`, which skips the `--%` word, sets the switch in its own environment and exits), then the
+ * cmd.exe line after `&`, whose own `set` switches the outer cmd.exe's lookup before it names aioson. The line has no
+ * double quote: Codex's fallback passes it through Rust's argument quoting, which turns every `"` into `\"`, and
+ * cmd.exe reads that backslash as part of the command. The Windows folder is the machine's SystemRoot (a plain path,
+ * validated) when hooks:install runs on Windows, C:\Windows elsewhere.
  */
-export const CODEX_WINDOWS_PREFIX = "cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& ";
-
-/** Codex's `commandWindows` for one of our handler purposes: the cmd.exe line behind CODEX_WINDOWS_PREFIX. */
-export function codexWindowsCommand(kind: CommandKind, agent: string): string {
-  return `${CODEX_WINDOWS_PREFIX}${windowsCommand(kind, agent, "codex")}`;
+export function codexWindowsLine(cmd: string): string {
+  const shell = systemCmd(process.platform === "win32" ? process.env : {});
+  return `${shell} --% /d /c ${NO_CURRENT_FOLDER}& ${cmd}`;
 }
 
-/** The cmd.exe line inside a Codex `commandWindows` (the string itself when it has no such prefix). */
-export function unwrapCodexWindows(command: string): string {
-  const trimmed = command.trim();
-  return trimmed.startsWith(CODEX_WINDOWS_PREFIX) ? trimmed.slice(CODEX_WINDOWS_PREFIX.length) : trimmed;
+/** Codex's `commandWindows` for one of our handler purposes. */
+export function codexWindowsCommand(kind: CommandKind, agent: string): string {
+  return codexWindowsLine(windowsCommand(kind, agent, "codex"));
 }
 
 /**
- * Spec 9.9: a handler is ours when a command string, trimmed (a Codex `commandWindows` unwrapped), starts with
+ * What comes before `aioson` on one of our Windows lines, this version's and earlier ones': Codex's `… cmd.exe --%
+ * /d /c ` (issue 13 wrote `cmd --% /d /c `), and the lookup switch of the cmd.exe lines (none before this version).
+ */
+const WINDOWS_WRAPPER = /^(?:(?:cmd|[A-Za-z]:(?:\\[\w.-]+)+\\cmd\.exe) --% \/d \/c )?(?:set NoDefaultCurrentDirectoryInExePath=1& )*/i;
+
+/** The `aioson …` command inside one of our Windows lines (the string itself, trimmed, when it has no wrapper). */
+export function unwrapWindowsLine(command: string): string {
+  return command.trim().replace(WINDOWS_WRAPPER, "");
+}
+
+/**
+ * Spec 9.9: a handler is ours when a command string, trimmed (a Codex Windows line unwrapped), starts with
  * `aioson <one of our subcommands>`. `guard:*` is included so that uninstall also removes the optional guard hooks
  * (`--with=`).
  */
 const OURS = /^aioson\s+(hooks:emit|hooks:recap|context:guard|agent:done|live:start|guard:[a-z0-9-]+)(\s|$)/;
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === "string" && OURS.test(unwrapCodexWindows(command));
+  return typeof command === "string" && OURS.test(unwrapWindowsLine(command));
 }
 
 const AGENT_FLAG = /(?:^|\s)--agent=(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))/;
@@ -130,6 +157,6 @@ export function agentOfCommand(command: string): string | null {
 
 /** The subcommand (`hooks:emit`, `context:guard`…) of one of our command strings. */
 export function subcommandOf(command: string): string | null {
-  const match = OURS.exec(unwrapCodexWindows(command));
+  const match = OURS.exec(unwrapWindowsLine(command));
   return match ? (match[1] ?? null) : null;
 }

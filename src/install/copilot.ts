@@ -15,7 +15,7 @@
  *   read its `hookSpecificOutput.additionalContext`;
  * - no hooks:recap: SessionStart never says it follows a compaction.
  */
-import { posixCommand, powershellCommand, windowsCommand, type CommandKind } from "./commands.ts";
+import { COPILOT_HANDLER_ENV, posixCommand, powershellCommand, windowsCommand, type CommandKind } from "./commands.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
 export const COPILOT_LABEL = "GitHub Copilot (VS Code, Copilot CLI)";
@@ -28,6 +28,7 @@ export function copilotHandlers(options: GenerateOptions): HandlerSpec[] {
     command: posixCommand(kind, agent, "copilot", "copilot"),
     windows: windowsCommand(kind, agent, "copilot", "copilot"),
     powershell: powershellCommand(kind, agent, "copilot", "copilot"),
+    env: COPILOT_HANDLER_ENV,
   });
   const specs: HandlerSpec[] = [];
   if (options.guard) specs.push({ event: "PreToolUse", matcher: "Write|Edit", ...forms("guard", options.guardAgent) });

@@ -18,7 +18,7 @@ import { codexHookTrust, type HookTrust, type TrustState } from "./codex-trust.t
 import { copilotHandlers } from "./copilot.ts";
 import { geminiEnv, geminiPayload, geminiShell, geminiSwitchIssues } from "./doctor-gemini.ts";
 import { geminiHandlers } from "./gemini.ts";
-import { isOurCommand, subcommandOf, unwrapCodexWindows } from "./commands.ts";
+import { isOurCommand, subcommandOf, unwrapWindowsLine } from "./commands.ts";
 import { keptGuardSpecs } from "./guards.ts";
 import { allHandlers, handlerJson, installedAgents, isOurHandler, jsonEqual, specOf, type FoundHandler } from "./merge.ts";
 import * as paths from "./paths.ts";
@@ -246,7 +246,7 @@ type Shell = { argv: string[]; verbatim: boolean };
 
 /**
  * The harness's shell: POSIX `sh -c`. On Windows, Codex's handlers the way Codex 0.169 runs hooks (`pwsh`, else `powershell`,
- * `-NoProfile -Command <commandWindows>`; `cmd.exe /c` when neither is on PATH, see CODEX_WINDOWS_PREFIX); a Copilot
+ * `-NoProfile -Command <commandWindows>`; `cmd.exe /c` when neither is on PATH, see codexWindowsLine); a Copilot
  * `windows` line through `cmd.exe /d /s /c` (VS Code's `spawn(…, {shell: true})`); Git Bash for a POSIX-only command
  * (Claude Code runs hooks through Git Bash on Windows). Every shell by absolute path, found on PATH's absolute entries
  * outside the user's `project` (cmd.exe where Rust's Command and Node find it: System32, ComSpec).
@@ -264,7 +264,7 @@ function harnessShell(tool: string, command: string, commandWindows: string | un
 
 /** The handler without its error-silencing tail, as a person would type it in cmd.exe or a POSIX shell. */
 function byHand(command: string, commandWindows: string | undefined): string {
-  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${unwrapCodexWindows(commandWindows).replace(/ (2>nul )?& exit \/b 0$/, "")}`;
+  if (process.platform === "win32" && commandWindows !== undefined) return `echo {} | ${unwrapWindowsLine(commandWindows).replace(/ (2>nul )?& exit \/b 0$/, "")}`;
   return `echo '{}' | ${command.replace(/ (?:2>\/dev\/null \|\| true|2>\$null; exit 0)$/, "")}`;
 }
 

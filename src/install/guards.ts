@@ -5,7 +5,7 @@
  */
 import { GUARD_CATALOG, GUARD_NAMES, STOP_GUARDS_COMMAND, guardCommandLine, guardCommandLineWindows, selectGuards, stopGuardsLines, stopGuardsOf, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
 import { installedAgentId } from "./agents.ts";
-import { GEMINI_HANDLER_ENV, agentOfCommand, bareWord, CODEX_WINDOWS_PREFIX, geminiLine, subcommandOf } from "./commands.ts";
+import { COPILOT_HANDLER_ENV, GEMINI_HANDLER_ENV, agentOfCommand, bareWord, codexWindowsLine, geminiLine, subcommandOf } from "./commands.ts";
 import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
@@ -34,7 +34,7 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
   const options = agent ? { agent: bareWord(agent) } : {};
   // Copilot hands the model only one of several blocking Stop answers: its Stop guards share one handler.
   const stops = harness === "copilot" ? entries.filter((entry) => entry.hooks.copilot?.event === "Stop") : [];
-  const combined: HandlerSpec[] = stops.length === 0 ? [] : [{ event: "Stop", timeout: Math.max(...stops.map((entry) => entry.timeout)), ...stopGuardsLines(stops.map((entry) => entry.name), options), flat: true }];
+  const combined: HandlerSpec[] = stops.length === 0 ? [] : [{ event: "Stop", timeout: Math.max(...stops.map((entry) => entry.timeout)), ...stopGuardsLines(stops.map((entry) => entry.name), options), env: COPILOT_HANDLER_ENV, flat: true }];
   return [...entries.filter((entry) => !stops.includes(entry)).flatMap((entry) => {
     const hook = entry.hooks[harness];
     if (!hook) return [];
@@ -47,9 +47,10 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
       spec.flat = true;
       spec.windows = guardCommandLineWindows(entry, harness, options);
       spec.powershell = geminiLine(`guard:${entry.name} . --tool=copilot${options.agent ? ` --agent=${options.agent}` : ""}`);
+      spec.env = COPILOT_HANDLER_ENV;
     } else {
       if (hook.matcher !== null) spec.matcher = hook.matcher;
-      if (harness === "codex") spec.commandWindows = `${CODEX_WINDOWS_PREFIX}${guardCommandLineWindows(entry, harness, options)}`;
+      if (harness === "codex") spec.commandWindows = codexWindowsLine(guardCommandLineWindows(entry, harness, options));
     }
     return [spec];
   }), ...combined];

@@ -31,7 +31,7 @@ export type HandlerSpec = {
   timeout?: number;
   async?: boolean;
   statusMessage?: string;
-  /** Variables the harness adds to the handler's environment (Gemini CLI `env`). */
+  /** Variables the harness adds to the handler's environment (Gemini CLI, VS Code and Copilot CLI `env`). */
   env?: Readonly<Record<string, string>>;
   flat?: boolean;
 };

@@ -10,7 +10,7 @@
  * PreCompress that fires before every model call (so no context-save there).
  * Every guard runs synchronously: Codex skips `async` handlers, and a guard that decides must be waited for.
  */
-import { geminiLine } from "../install/commands.ts";
+import { cmdLine, geminiLine } from "../install/commands.ts";
 import type { GuardName } from "./config.ts";
 
 export type KitHarness = "claude" | "codex" | "copilot" | "opencode" | "gemini";
@@ -179,8 +179,9 @@ export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, optio
 }
 
 /**
- * Windows command line, for cmd.exe (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`). Codex's installer puts
- * it behind its PowerShell-proof prefix (src/install/commands.ts CODEX_WINDOWS_PREFIX).
+ * Windows command line, for cmd.exe (hooks-behavior §9.4 form: `. … 2>nul & exit /b 0`, after the switch that keeps
+ * cmd.exe from looking for aioson in the project: src/install/commands.ts `cmdLine`). Codex's installer puts it behind
+ * its PowerShell-proof prefix (`codexWindowsLine`).
  * VS Code runs a hook's `windows` string with Node's `spawn(command, {shell: true})`, i.e. `cmd.exe /d /s /c`
  * (microsoft/vscode `src/vs/workbench/api/node/extHostHooksNode.ts`: only a Copilot-CLI `powershell` key selects
  * PowerShell), so Copilot gets the same cmd form: a missing binary never becomes a warning on every tool call.
@@ -188,9 +189,7 @@ export function guardCommandLine(entry: CatalogEntry, harness: KitHarness, optio
  */
 export function guardCommandLineWindows(entry: CatalogEntry, harness: KitHarness, options: CommandOptions = {}): string {
   const agent = options.agent ? ` --agent=${options.agent}` : "";
-  const base = `${options.binary ?? "aioson"} guard:${entry.name} . --tool=${harness}${agent}`;
-  if (harness === "codex" || harness === "copilot") return `${base}${entry.keepStderr ? "" : " 2>nul"} & exit /b 0`;
-  return base;
+  return cmdLine(`guard:${entry.name} . --tool=${harness}${agent}`, options.binary, entry.keepStderr);
 }
 
 /** The Stop guards run together by one `guard:stop-guards` handler (Copilot hands the model only one Stop reason). */
@@ -207,7 +206,7 @@ export function stopGuardsLines(names: readonly string[], options: CommandOption
   const binary = options.binary ?? "aioson";
   return {
     command: `${binary} ${STOP_GUARDS_COMMAND} "$PWD" --tool=copilot --guards=${list}${posixAgent} 2>/dev/null || true`,
-    windows: `${binary} ${STOP_GUARDS_COMMAND} . --tool=copilot --guards=${list}${bareAgent} 2>nul & exit /b 0`,
+    windows: cmdLine(`${STOP_GUARDS_COMMAND} . --tool=copilot --guards=${list}${bareAgent}`, binary),
     powershell: geminiLine(`${STOP_GUARDS_COMMAND} . --tool=copilot --guards=${list}${bareAgent}`, binary),
   };
 }

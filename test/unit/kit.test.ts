@@ -63,7 +63,7 @@ describe("catalogue", () => {
     const line = guardCommandLine(entry, "claude", { agent: "dev" });
     expect(line).toBe(`aioson guard:pre-commit-guard "$PWD" --tool=claude --agent='dev' 2>/dev/null || true`);
     expect(GUARD_COMMAND_PATTERN.exec(line)?.[1]).toBe("pre-commit-guard");
-    expect(guardCommandLineWindows(entry, "codex")).toBe("aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
+    expect(guardCommandLineWindows(entry, "codex")).toBe("set NoDefaultCurrentDirectoryInExePath=1& aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
   });
   test("Copilot guard handlers: flat, no matcher, cmd.exe `windows` and PowerShell `powershell` forms; the Stop guards share one handler", () => {
     const specs = guardSpecs("copilot", selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries, null);
@@ -71,20 +71,22 @@ describe("catalogue", () => {
     expect(specs[0]).toEqual({
       event: "PreToolUse", timeout: 10, flat: true,
       command: `aioson guard:pre-commit-guard "$PWD" --tool=copilot 2>/dev/null || true`,
-      windows: "aioson guard:pre-commit-guard . --tool=copilot 2>nul & exit /b 0",
+      windows: "set NoDefaultCurrentDirectoryInExePath=1& aioson guard:pre-commit-guard . --tool=copilot 2>nul & exit /b 0",
       powershell: "aioson guard:pre-commit-guard . --tool=copilot 2>$null; exit 0",
+      env: { NoDefaultCurrentDirectoryInExePath: "1" },
     });
     expect(specs[1]).toEqual({
       event: "Stop", timeout: 30, flat: true,
       command: `aioson guard:stop-guards "$PWD" --tool=copilot --guards=verify-claims,stop-checklist 2>/dev/null || true`,
-      windows: "aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>nul & exit /b 0",
+      windows: "set NoDefaultCurrentDirectoryInExePath=1& aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>nul & exit /b 0",
       powershell: "aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>$null; exit 0",
+      env: { NoDefaultCurrentDirectoryInExePath: "1" },
     });
   });
   test("guard specs per harness: matchers from the catalogue, none for Antigravity", () => {
     const entries = selectGuards("pre-commit-guard,subagent-audit").entries;
     expect(guardSpecs("claude", entries, "qa").map((s) => [s.event, s.matcher, s.commandWindows])).toEqual([["PreToolUse", "Bash|PowerShell", undefined], ["SubagentStart", undefined, undefined]]);
-    expect(guardSpecs("codex", entries, null)[1]?.commandWindows).toBe("cmd --% /d /c set NoDefaultCurrentDirectoryInExePath=1& aioson guard:subagent-audit . --tool=codex & exit /b 0");
+    expect(guardSpecs("codex", entries, null)[1]?.commandWindows).toBe("C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson guard:subagent-audit . --tool=codex & exit /b 0");
     expect(guardSpecs("claude", entries, "qa")[0]?.command).toContain("--agent='qa'");
     expect(guardSpecs("antigravity", entries, null)).toEqual([]);
   });
