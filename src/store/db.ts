@@ -1,7 +1,7 @@
 import { Database, constants } from "bun:sqlite";
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { assertProjectFile, entryExists } from "../core/project-fs.ts";
-import { ADDED_COLUMNS, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
+import { ADDED_COLUMNS, LATE_INDEXES, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath } from "./paths.ts";
 import { ensureRuntimeDir } from "./runtime-dir.ts";
 
@@ -52,22 +52,29 @@ function schemaVersion(db: Database): number {
   return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
 }
 
+function isEmpty(db: Database): boolean {
+  return (db.query("SELECT COUNT(*) AS n FROM sqlite_master").get() as { n: number }).n === 0;
+}
+
 /**
- * True when this call created the store or upgraded its schema; false when another process had already (or the
- * store is from a newer version, whose schema is only checked).
+ * The tables and added columns, in one transaction; in a new store the indexes and the version too. The store's
+ * version afterwards, and whether this call created it.
  */
-function migrateLocked(db: Database): boolean {
+function migrateTables(db: Database): { version: number; created: boolean } {
   return db.transaction(() => {
     const current = schemaVersion(db);
-    if (current === SCHEMA_VERSION) return false;
+    // A newer aioson only ever adds to this schema.
+    if (current >= SCHEMA_VERSION) return { version: current, created: false };
+    const fresh = isEmpty(db);
     db.exec(SCHEMA_SQL);
     for (const { table, column, type } of ADDED_COLUMNS) {
       const columns = db.query(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
       if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     }
+    if (!fresh) return { version: current, created: false };
     db.exec(LATE_INDEXES_SQL);
-    if (current < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-    return current < SCHEMA_VERSION;
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    return { version: SCHEMA_VERSION, created: true };
   }).immediate();
 }
 
@@ -84,10 +91,27 @@ function register(root: string): void {
   }
 }
 
-function migrate(db: Database, root: string, deadline: number): void {
+/**
+ * An older store gains its missing indexes one transaction each, then the new version: building one over a
+ * million events takes up to ~2 s, which the other hooks of the project wait for within their busy timeout, where
+ * all of them at once would outlast it. An opener killed half-way leaves the indexes it built; the next one goes on.
+ * True when this call set the new version.
+ */
+function migrateIndexes(db: Database, maxWaitMs: number): boolean {
+  const step = <T>(work: () => T): T => withBusyRetry(() => db.transaction(work).immediate(), Date.now() + maxWaitMs);
+  for (const statement of LATE_INDEXES) step(() => db.exec(statement));
+  return step(() => {
+    if (schemaVersion(db) >= SCHEMA_VERSION) return false;
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    return true;
+  });
+}
+
+function migrate(db: Database, root: string, deadline: number, maxWaitMs: number): void {
   // An up-to-date store needs no write lock: a writer holding it must not delay every open.
-  if (withBusyRetry(() => schemaVersion(db), deadline) === SCHEMA_VERSION) return;
-  if (withBusyRetry(() => migrateLocked(db), deadline)) register(root);
+  if (withBusyRetry(() => schemaVersion(db), deadline) >= SCHEMA_VERSION) return;
+  const tables = withBusyRetry(() => migrateTables(db), deadline);
+  if (tables.created || (tables.version < SCHEMA_VERSION && migrateIndexes(db, maxWaitMs))) register(root);
 }
 
 /**
@@ -169,7 +193,8 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   const path = dbPath(root);
   if (options.mustExist && !entryExists(path)) return null;
   const readonly = options.readonly === true;
-  if (!assertStoreFiles(root, path) && options.mustExist) return null;
+  const exists = assertStoreFiles(root, path);
+  if (!exists && options.mustExist) return null;
   if (!readonly) ensureStoreDir(root);
   const { db, file } = openDatabase(root, readonly);
   const maxWaitMs = Math.min(options.maxWaitMs ?? BUSY_TIMEOUT_MS, BUSY_TIMEOUT_MS);
@@ -177,10 +202,13 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   try {
     db.exec(`PRAGMA busy_timeout = ${maxWaitMs}`);
     if (!readonly) {
+      // Only a new file can take it, and only before WAL; on an existing store the statement would write the header
+      // (a commit per open). An older store keeps its mode (runtime:prune says how to switch it).
+      if (!exists) db.exec("PRAGMA auto_vacuum = INCREMENTAL");
       withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       tuneForShortLivedWriters(db);
       db.exec("PRAGMA foreign_keys = ON");
-      migrate(db, root, deadline);
+      migrate(db, root, deadline, maxWaitMs);
     }
   } catch (error) {
     db.close();

@@ -1,12 +1,15 @@
 /**
  * Spec 2.3. The store is shared with the rest of AIOSON, so everything is `IF NOT EXISTS` and
- * migrations only ever add columns.
+ * migrations only ever add columns and indexes.
  */
+import { EVENT_INDEXES } from "./event-indexes.ts";
+
 /**
  * 2: idx_execution_events_session_type (the dashboard's per-session reads of one kind of event).
  * 3: the OpenTelemetry export state (cursors, lease) and the `harness` / `duration_ms` columns.
+ * 4: the other indexes of event-indexes.ts (bounded reads of a store of millions of events, issue 16).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -157,16 +160,21 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: "agent_runs", column: "source", type: "TEXT NOT NULL DEFAULT 'direct'" },
 ];
 
-/** Indexes over added columns can only be created once the columns exist. */
-export const LATE_INDEXES_SQL = `
-CREATE INDEX IF NOT EXISTS idx_tasks_session ON tasks(session_key, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_tasks_parent ON tasks(parent_task_key, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_tasks_kind ON tasks(task_kind, updated_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_run ON execution_events(run_key, sequence_no DESC, created_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_task ON execution_events(task_key, created_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_created ON execution_events(created_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_agent_type ON execution_events(agent_name, event_type, created_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_verdict ON execution_events(verdict, created_at DESC);
-CREATE INDEX IF NOT EXISTS idx_execution_events_harness_session ON execution_events(harness_session_id, id);
-CREATE INDEX IF NOT EXISTS idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id);
-`;
+/**
+ * Indexes over added columns can only be created once the columns exist. One statement each: a migration builds
+ * each index in its own transaction (db.ts).
+ */
+export const LATE_INDEXES: readonly string[] = [
+  "CREATE INDEX IF NOT EXISTS idx_tasks_session ON tasks(session_key, updated_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_tasks_parent ON tasks(parent_task_key, updated_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_tasks_kind ON tasks(task_kind, updated_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_run ON execution_events(run_key, sequence_no DESC, created_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_task ON execution_events(task_key, created_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_created ON execution_events(created_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_agent_type ON execution_events(agent_name, event_type, created_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_verdict ON execution_events(verdict, created_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_harness_session ON execution_events(harness_session_id, id)",
+  ...EVENT_INDEXES,
+];
+
+export const LATE_INDEXES_SQL = LATE_INDEXES.map((statement) => `${statement};`).join("\n");

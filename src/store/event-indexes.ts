@@ -1,0 +1,108 @@
+/**
+ * Indexes that keep every read of `execution_events` bounded as a store grows to millions of rows (issue 16), and
+ * the SQL terms that must match them. SQLite uses an index on an expression, or a partial index, only for a query
+ * that spells the same expression or the same WHERE term, so each one is written once here, for a given table
+ * alias: `""` in the CREATE INDEX, `"e."` in the queries.
+ */
+import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
+
+/**
+ * A payload written by hooks:emit carries this exact text (JSON.stringify adds no spaces); reading it as text spares
+ * parsing every row of a long session.
+ */
+export const HOOKS_MARK = '"written_by":"hooks:emit"';
+
+/** Plan notes: whole lists (TodoWrite, update_plan) and task-by-task plans folded into one (emit/task-plan.ts). */
+export const PLAN_TOOL_NAMES: readonly string[] = ["TodoWrite", "update_plan", "TaskCreate", "TaskUpdate", "TaskCreated"];
+
+/** Session bookkeeping, never a continuity note (spec 5.5); hooks:recap writes the confirmations itself. */
+export const NOT_NOTES: readonly string[] = [
+  "session_started", "session_ended", "session_closed", "agent_done", "compaction", COMPACTION_CONFIRMED, "start", "update", "finished",
+];
+
+const quoted = (values: readonly string[]): string => values.map((value) => `'${value}'`).join(", ");
+
+/** A `note` row whose payload names a plan tool (the recap's newest plan). */
+export function planNoteTerm(alias: string): string {
+  return `(${PLAN_TOOL_NAMES.map((tool) => `instr(${alias}payload_json, '"tool":"${tool}"') > 0`).join(" OR ")})`;
+}
+
+/** A row that can be a continuity note (spec 5.5): not written by hooks:emit, not bookkeeping. */
+export function noteTerm(alias: string): string {
+  return `instr(COALESCE(${alias}payload_json, ''), '${HOOKS_MARK}') = 0 AND ${alias}event_type NOT IN (${quoted(NOT_NOTES)})`;
+}
+
+/**
+ * A step's payload that SQLite reads exactly as JSON.parse does: valid JSON, no `\u` escape (lone surrogates decode
+ * differently), and no key the recap reads written twice (JSON.parse keeps the last, SQLite finds the first). Any
+ * other payload is "untrusted": SQL does not interpret it, the recap reads it in JavaScript.
+ */
+function trusted(alias: string): string {
+  const p = `${alias}payload_json`;
+  const once = (key: string): string => `length(${p}) - length(replace(${p}, '"${key}"', '')) <= ${key.length + 2}`;
+  return `(json_valid(${p}) AND instr(${p}, '\\u') = 0 AND ${once("command")} AND ${once("outcome")} AND ${once("test_runner")})`;
+}
+
+/**
+ * The `step_done` rows the recap's failing commands and last test come from: every conclusive step (outcome
+ * `passed` or `failed`) and every untrusted one. `json_extract` fails on malformed JSON, so it is only reached
+ * through a CASE that validated the payload first.
+ */
+export function stepTerm(alias: string): string {
+  const p = `${alias}payload_json`;
+  return `${alias}event_type = 'step_done' AND (CASE WHEN ${trusted(alias)} THEN json_extract(${p}, '$.outcome') IN ('passed', 'failed') ELSE ${p} IS NOT NULL END)`;
+}
+
+/**
+ * The grouping key of a step: rows that share a key have the same command once normalized (recap/facts.ts
+ * stepCommand) and the same test-runner flag, so the newest conclusive row of each key holds the newest conclusive
+ * row of every command, and the newest test run. Keys may be finer than commands (the raw text, the message
+ * fallback, an untrusted row of its own): the recap groups them again in JavaScript. The first letter keeps the
+ * kinds apart; an untrusted key is its payload's length, the payload and the message, so it is unambiguous.
+ */
+export function stepKey(alias: string): string {
+  const p = `${alias}payload_json`;
+  const m = `${alias}message`;
+  const test = `json_type(${p}, '$.test_runner') = 'true'`;
+  return `(CASE WHEN ${trusted(alias)} THEN
+    CASE WHEN json_type(${p}, '$.command') = 'text' AND json_extract(${p}, '$.command') <> ''
+      THEN (CASE WHEN ${test} THEN 't' ELSE 'c' END) || json_extract(${p}, '$.command')
+      ELSE (CASE WHEN ${test} THEN 'T' ELSE 'M' END) || ${m} END
+    ELSE 'u' || length(COALESCE(${p}, '')) || ':' || COALESCE(${p}, '') || ${m} END)`;
+}
+
+/** Events whose type names a handoff (`handoff`, `live_handoff`, …), as runtime:status counts them. */
+export const HANDOFF_TERM = "event_type LIKE '%handoff%'";
+
+/**
+ * The part of a recap window a row belongs to: its harness session, or for a row recorded without one, its run
+ * (spec 5.4 W: the session's rows and its run's rows without a session id). The recap's own indexes are keyed by
+ * it, so one index serves both parts; queries add the exact condition, so a session id that equals a run key only
+ * shares an index range, never a result.
+ */
+export function scopeTerm(alias: string): string {
+  return `COALESCE(${alias}harness_session_id, ${alias}run_key)`;
+}
+
+/**
+ * Created with the schema (schema.ts) and by the migration to version 2:
+ * - session_type: one kind of event of a harness session (the recap's activations, messages, files and markers;
+ *   the dashboard's per-session reads);
+ * - source_type: one kind of event of one writer since a time (context:guard's newest brief, context:usage's
+ *   window, the newest guard events);
+ * - recap_steps / recap_plans / recap_notes: the few rows of a recap window's part a checkpoint reads
+ *   (recap/rows.ts);
+ * - unsessioned / unsessioned_type: a run's rows without a harness session id (the other part of the window);
+ * - handoff, tokens: runtime:status's handoff counts and live:status's latest token count.
+ */
+export const EVENT_INDEXES: readonly string[] = [
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id)",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_source_type ON execution_events(source, event_type, created_at)",
+  `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_steps ON execution_events(${scopeTerm("")}, ${stepKey("")}, id) WHERE ${stepTerm("")}`,
+  `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_plans ON execution_events(${scopeTerm("")}, id) WHERE event_type = 'note' AND ${planNoteTerm("")}`,
+  `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_notes ON execution_events(${scopeTerm("")}, id) WHERE run_key IS NOT NULL AND ${noteTerm("")}`,
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_unsessioned ON execution_events(run_key, id) WHERE harness_session_id IS NULL",
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_unsessioned_type ON execution_events(run_key, event_type, id) WHERE harness_session_id IS NULL",
+  `CREATE INDEX IF NOT EXISTS idx_execution_events_handoff ON execution_events(task_key, created_at) WHERE ${HANDOFF_TERM}`,
+  "CREATE INDEX IF NOT EXISTS idx_execution_events_tokens ON execution_events(run_key, id) WHERE token_count IS NOT NULL",
+];
