@@ -14,7 +14,7 @@ import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 import { applyTaskChange, previousTasks, taskPlanPayload } from "./task-plan.ts";
-import { COMPACTION_CONFIRMED, sessionMarkers, unconfirmedNewest } from "../recap/markers.ts";
+import { COMPACTION_CONFIRMED, newestSessionMarkers, unconfirmedNewest } from "../recap/markers.ts";
 
 const WRITTEN_BY = "hooks:emit";
 
@@ -58,7 +58,7 @@ function storedPayload(record: EmitRecord, harnessSessionId: string | null): Rec
  */
 function prepare(db: Database, input: PersistInput, run: RunRow, record: EmitRecord): EmitRecord | null {
   if (record.eventType === COMPACTION_CONFIRMED) {
-    const marker = input.harnessSessionId ? unconfirmedNewest(sessionMarkers(db, input.harnessSessionId)) : null;
+    const marker = input.harnessSessionId ? unconfirmedNewest(newestSessionMarkers(db, input.harnessSessionId, 1).rows) : null;
     return marker === null ? null : { ...record, payload: { ...record.payload, marker } };
   }
   if (!record.taskChange) return record;

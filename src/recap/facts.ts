@@ -6,7 +6,8 @@
  */
 import { agentOption } from "../core/agent.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
-import { BOOKKEEPING, HOOKS_MARK, PLAN_TOOL_NAMES, type EventRow, type RecapRows } from "./rows.ts";
+import { HOOKS_MARK, PLAN_TOOL_NAMES } from "../store/event-indexes.ts";
+import { BOOKKEEPING, type EventRow, type RecapRows } from "./rows.ts";
 
 export type PlanStatus = "completed" | "in_progress" | "pending";
 export type PlanItem = { content: string; status: PlanStatus };

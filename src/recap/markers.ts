@@ -74,7 +74,34 @@ export function sessionMarkers(db: Database, session: string): MarkerRow[] {
   return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id = ? AND ${MARKER_TYPES} AND ${LIVE_RUN} ORDER BY +e.id`).all(session));
 }
 
-/** The same for one run (spec 5.4 legacy mode: rows without harness session ids). */
+/**
+ * The newest `limit` marker and confirmation rows of a harness session in live runs, in id order, and whether they
+ * are all it has: one index range per type (session_type), so a session of a thousand compactions reads a few.
+ */
+export function newestSessionMarkers(db: Database, session: string, limit: number): { rows: MarkerRow[]; complete: boolean } {
+  const query = db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id = ? AND e.event_type = ? AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT ?`);
+  const markers = markerRows(query.all(session, "compaction", limit));
+  const confirmations = markerRows(query.all(session, COMPACTION_CONFIRMED, limit));
+  const rows = [...markers, ...confirmations].sort((a, b) => b.id - a.id).slice(0, limit).reverse();
+  return { rows, complete: markers.length < limit && confirmations.length < limit };
+}
+
+/**
+ * B of a harness session. Whether a marker counts depends only on the row after it (countedMarkers), so the newest
+ * rows decide the newest counted markers: read more only while fewer than two count among them.
+ */
+export function sessionBoundary(db: Database, session: string): number {
+  for (let limit = 16; ; limit *= 8) {
+    const { rows, complete } = newestSessionMarkers(db, session, limit);
+    const counted = countedMarkers(rows);
+    if (complete || counted.length >= 2) return counted.at(-2) ?? 0;
+  }
+}
+
+/**
+ * The markers and confirmations of one run (spec 5.4 legacy mode: no row of a live run has a harness session id), in
+ * id order, found among the rows without one (session_type).
+ */
 export function runMarkers(db: Database, runKey: string): MarkerRow[] {
-  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.run_key = ? AND ${MARKER_TYPES} ORDER BY e.id`).all(runKey));
+  return markerRows(db.query(`SELECT ${MARKER_COLUMNS} FROM execution_events e WHERE e.harness_session_id IS NULL AND ${MARKER_TYPES} AND e.run_key = ? ORDER BY +e.id`).all(runKey));
 }

@@ -8,7 +8,7 @@ import { renderCheckpoint } from "./layout.ts";
 import { nextStepFor } from "./next-step.ts";
 import { isoNow } from "../core/time.ts";
 import { appendEventToRun, getRun } from "../store/records.ts";
-import { COMPACTION_CONFIRMED, sessionMarkers, unconfirmedNewest } from "./markers.ts";
+import { COMPACTION_CONFIRMED, newestSessionMarkers, unconfirmedNewest } from "./markers.ts";
 import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
 
 export type RecapRequest = {
@@ -43,7 +43,7 @@ export function confirmsCompaction({ when, payload }: Gate): boolean {
  * checkpoint is built before, so the marker is still "the compaction that just happened" for it.
  */
 export function confirmNewestCompaction(db: Database, session: string): boolean {
-  const marker = unconfirmedNewest(sessionMarkers(db, session));
+  const marker = unconfirmedNewest(newestSessionMarkers(db, session, 1).rows);
   if (marker === null) return false;
   const row = db.query("SELECT run_key FROM execution_events WHERE id = ?").get(marker) as { run_key: string | null } | null;
   const run = row?.run_key ? getRun(db, row.run_key) : null;

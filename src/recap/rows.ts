@@ -1,18 +1,23 @@
 /**
  * Spec 5.3–5.4: which harness session, and which of its rows, a checkpoint is rebuilt from.
  *
- * A long session holds thousands of rows, but only a few can change a fact. One narrow scan of
- * the window (ids, types and payload text, no JSON parsing) lets `pickCandidates` choose those
- * rows; only they are read in full and handed to `deriveFacts`, which stays one pure function over
- * rows. The candidates are a superset of every row a fact can come from:
+ * A session can hold a hundred thousand rows, and only a few can change a fact. The rows that can are the
+ * candidates, a superset of every row a fact can come from; only they are read in full and handed to
+ * `deriveFacts`, which stays one pure function over rows:
  *
- * - the newest `step_done` per grouping key (see `ScanRow`), so the newest conclusive row of every
- *   command, and the newest conclusive test-runner row, are among them;
+ * - the newest conclusive `step_done` row of every command, and the newest conclusive test run;
  * - the newest `agent_activated` rows, the newest plan note, the newest 3 continuity candidates;
- * - in the span P: the newest `artifact` per grouping key and the newest `agent_message` rows.
+ * - in the span P: the newest `artifact` row of every file and the newest `agent_message` rows.
+ *
+ * The window W has two parts: the session's rows, and the rows of its run R recorded without a session id (runtime
+ * notes, older harnesses). Each part's candidates of each kind are reached through an index that holds that kind
+ * (store/event-indexes.ts): a few seeks per kind, one per command for the steps, never a read of the window. They
+ * are then classified by one SQL (`SCAN_COLUMNS`) and picked by one rule (`pickCandidates`), so the checkpoint is
+ * the one a scan of every row of W would give (test/recap-rows-property.test.ts compares both on random stores).
  */
 import type { Database } from "bun:sqlite";
-import { boundaryOf, COMPACTION_CONFIRMED, LIVE_RUN, runMarkers, sessionMarkers } from "./markers.ts";
+import { HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, stepKey, stepTerm } from "../store/event-indexes.ts";
+import { boundaryOf, LIVE_RUN, runMarkers, sessionBoundary } from "./markers.ts";
 
 /** The columns a checkpoint reads; everything else in the row is irrelevant to it. */
 export type EventRow = {
@@ -27,23 +32,13 @@ export type EventRow = {
 /** Candidate rows of the whole-session window W (by id) and B; the span P is the rows with `id > boundary`. */
 export type RecapRows = { window: EventRow[]; boundary: number };
 
-/** Session bookkeeping, never a continuity note (spec 5.5); hooks:recap writes the confirmations itself. */
-export const NOT_NOTES: readonly string[] = [
-  "session_started", "session_ended", "session_closed", "agent_done", "compaction", COMPACTION_CONFIRMED, "start", "update", "finished",
-];
-
 export const BOOKKEEPING: ReadonlySet<string> = new Set(NOT_NOTES);
-
-/**
- * A payload written by hooks:emit carries this exact text (JSON.stringify adds no spaces); reading
- * it as text spares parsing every row of a long session. Shared with the derivation in facts.ts.
- */
-export const HOOKS_MARK = '"written_by":"hooks:emit"';
 
 /** Newest activations read: an id is only ever invalid in a corrupt row, so a few are plenty. */
 const ACTIVATIONS_READ = 16;
 /** Newest messages read to find a non-blank one (hooks:emit never records a blank message). */
 const MESSAGES_READ = 8;
+const NOTES_READ = 3;
 
 const COLUMNS = "e.id, e.run_key, e.event_type, e.message, e.payload_json, e.harness_session_id";
 
@@ -55,56 +50,7 @@ export function latestHarnessSession(db: Database): string | null {
   return row?.id ?? null;
 }
 
-/**
- * The window W as a SQL condition on `execution_events e`, and the parameters it binds. `from`, when
- * set, is an id no row of W is below, and says to read the ids from there on in order rather than
- * look each row up through the indexes of `where` (see `sessionWindow`).
- */
-type WindowSource = { where: string; params: Record<string, string | number>; from?: number };
-
-/**
- * Session mode: the session's rows in live runs, plus the rows of its run R (the run of its newest
- * row) without a session id after max(B, first id of the session in R − 1). B is the id of the
- * second-to-last compaction marker that counts (the last one is the compaction that just happened;
- * the one before it bounds what the summary lost; markers.ts says which count), else 0.
- *
- * Every row of W has an id at or above the session's first id. When the session holds at least half
- * of the rows from there on (one agent at a time, the usual case), reading that id range in order
- * costs less than one index lookup per row of W; the rows read are the same either way.
- */
-function sessionWindow(db: Database, session: string): { source: WindowSource; boundary: number } | null {
-  const span = db
-    .query(
-      `WITH newest AS (
-         SELECT e.run_key FROM execution_events e WHERE e.harness_session_id = $session AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 1)
-       SELECT newest.run_key AS run,
-         (SELECT MIN(e.id) FROM execution_events e WHERE e.harness_session_id = $session AND e.run_key = newest.run_key) AS first,
-         (SELECT MIN(e.id) FROM execution_events e WHERE e.harness_session_id = $session) AS start,
-         (SELECT COUNT(*) FROM execution_events e WHERE e.harness_session_id = $session) AS rows,
-         (SELECT MAX(e.id) FROM execution_events e) AS last
-       FROM newest`,
-    )
-    .get({ $session: session }) as { run: string; first: number; start: number; rows: number; last: number } | null;
-  if (!span) return null;
-  const boundary = boundaryOf(sessionMarkers(db, session));
-  const dense = span.rows * 2 >= span.last - span.start + 1;
-  return {
-    boundary,
-    source: {
-      where: `(e.harness_session_id = $session AND ${LIVE_RUN}) OR (e.run_key = $run AND e.harness_session_id IS NULL AND e.id > $after)`,
-      params: { $session: session, $run: span.run, $after: Math.max(boundary, span.first - 1) },
-      ...(dense ? { from: span.start } : {}),
-    },
-  };
-}
-
-/** Legacy mode: W = P = the rows of run R after its own previous compaction. */
-function legacyWindow(db: Database, runKey: string): { source: WindowSource; boundary: number } {
-  const boundary = boundaryOf(runMarkers(db, runKey));
-  return { boundary, source: { where: "e.run_key = $run AND e.id > $after", params: { $run: runKey, $after: boundary } } };
-}
-
-/** What a scanned row can be a candidate for (computed in SQL, see `scanWindow`). */
+/** What a scanned row can be a candidate for (computed in SQL, see `SCAN_COLUMNS`). */
 const enum Kind {
   Other = 0,
   Step = 1,
@@ -131,7 +77,7 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
   let notes = 0;
   let plan = false;
   for (let i = scan.length - 1; i >= 0; i--) {
-    // Indexed reads, not destructuring: this loop runs cold over every row of a long session.
+    // Indexed reads, not destructuring: this loop runs cold on a hook's critical path.
     const row = scan[i] as ScanRow;
     const id = row[0];
     const kind = row[1];
@@ -146,48 +92,122 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
     } else if (kind === Kind.Activation) take = activations++ < ACTIVATIONS_READ;
     else if (kind === Kind.SpanMessage) take = messages++ < MESSAGES_READ;
     else if (kind === Kind.PlanNote && !plan) take = plan = true;
-    const noteCandidate = note === 1 && notes < 3;
+    const noteCandidate = note === 1 && notes < NOTES_READ;
     if (noteCandidate) notes++;
     if (take || noteCandidate) picked.push(id);
   }
   return picked;
 }
 
-/** Plan notes: whole lists (TodoWrite, update_plan) and task-by-task plans folded into one (emit/task-plan.ts). */
-export const PLAN_TOOL_NAMES: readonly string[] = ["TodoWrite", "update_plan", "TaskCreate", "TaskUpdate", "TaskCreated"];
-const PLAN_NOTE = PLAN_TOOL_NAMES.map((tool) => `instr(e.payload_json, '"tool":"${tool}"') > 0`).join(" OR ");
+const STEP_TEXT = "COALESCE(e.payload_json, e.message)";
 
 /**
- * `note` tests the hooks mark first: a CASE stops there for the rows hooks wrote (almost all), where
- * `NOT IN (…) AND instr(…)` in a result column would evaluate both sides for every row.
+ * The classification of a row for `pickCandidates` (`$boundary` is B). `note` tests the hooks mark first: a CASE
+ * stops there for the rows hooks wrote (almost all), where `NOT IN (…) AND instr(…)` would evaluate both sides.
  */
-function scanWindow(db: Database, source: WindowSource, boundary: number): ScanRow[] {
-  const bookkeeping = NOT_NOTES.map((type) => `'${type}'`).join(", ");
-  const stepText = "COALESCE(e.payload_json, e.message)";
-  const rows = source.from === undefined
-    ? `execution_events e WHERE ${source.where}`
-    : `execution_events e NOT INDEXED WHERE e.id >= $from AND (${source.where})`;
-  const params: Record<string, string | number> = { ...source.params, $boundary: boundary };
-  if (source.from !== undefined) params.$from = source.from;
+const SCAN_COLUMNS = `e.id AS id,
+  CASE e.event_type
+    WHEN 'step_done' THEN ${Kind.Step}
+    WHEN 'artifact' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanArtifact} ELSE ${Kind.Other} END
+    WHEN 'agent_activated' THEN ${Kind.Activation}
+    WHEN 'agent_message' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanMessage} ELSE ${Kind.Other} END
+    WHEN 'note' THEN CASE WHEN ${planNoteTerm("e.")} THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
+    ELSE ${Kind.Other} END AS kind,
+  CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${NOT_NOTES.map((type) => `'${type}'`).join(", ")}) END AS note,
+  CASE
+    WHEN e.event_type = 'step_done' THEN substr(${STEP_TEXT}, instr(${STEP_TEXT}, '"command":'))
+    WHEN e.event_type = 'artifact' AND e.id > $boundary THEN substr(e.payload_json, instr(e.payload_json, '"file":'))
+  END AS grp`;
+
+/** The rows matching `where`, classified, in id order (only those that can be a candidate of some kind). */
+function scan(db: Database, where: string, params: Record<string, string | number>): ScanRow[] {
   return db
-    .query(
-      `SELECT id, kind, note, grp FROM (SELECT e.id AS id,
-         CASE e.event_type
-           WHEN 'step_done' THEN ${Kind.Step}
-           WHEN 'artifact' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanArtifact} ELSE ${Kind.Other} END
-           WHEN 'agent_activated' THEN ${Kind.Activation}
-           WHEN 'agent_message' THEN CASE WHEN e.id > $boundary THEN ${Kind.SpanMessage} ELSE ${Kind.Other} END
-           WHEN 'note' THEN CASE WHEN ${PLAN_NOTE} THEN ${Kind.PlanNote} ELSE ${Kind.Other} END
-           ELSE ${Kind.Other} END AS kind,
-         CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${bookkeeping}) END AS note,
-         CASE
-           WHEN e.event_type = 'step_done' THEN substr(${stepText}, instr(${stepText}, '"command":'))
-           WHEN e.event_type = 'artifact' AND e.id > $boundary THEN substr(e.payload_json, instr(e.payload_json, '"file":'))
-         END AS grp
-       FROM ${rows})
-       WHERE kind > 0 OR note = 1 ORDER BY id`,
-    )
+    .query(`SELECT id, kind, note, grp FROM (SELECT ${SCAN_COLUMNS} FROM execution_events e WHERE ${where}) WHERE kind > 0 OR note = 1 ORDER BY id`)
     .values(params) as ScanRow[];
+}
+
+const SESSION = `e.harness_session_id = $session`;
+
+/**
+ * One part of W (see the module comment), as SQL on `execution_events e` with `$scope` bound to the session id or
+ * to R: `exact` is the part's condition, `typed` its rows of one event type through the index that holds them
+ * (session_type, unsessioned_type). The recap indexes are keyed by scopeTerm, and INDEXED BY holds the planner to
+ * them: the session's rows of one type would otherwise look cheaper, and be read one by one.
+ */
+type Part = { exact: string; typed: (type: string) => string; spanTyped: (type: string) => string };
+
+const SESSION_PART: Part = {
+  exact: `e.harness_session_id = $scope AND ${LIVE_RUN}`,
+  typed: (type) => `e.harness_session_id = $scope AND e.event_type = '${type}' AND ${LIVE_RUN}`,
+  spanTyped: (type) => `e.harness_session_id = $scope AND e.event_type = '${type}' AND e.id > $span AND ${LIVE_RUN}`,
+};
+
+/** R's rows without a session id after `$after` (max(B, first id of the session in R − 1)); P starts at `$span`. */
+const RUN_PART: Part = {
+  exact: "e.harness_session_id IS NULL AND e.run_key = $scope AND e.id > $after",
+  typed: (type) => `e.run_key = $scope AND e.harness_session_id IS NULL AND e.event_type = '${type}' AND e.id > $after`,
+  spanTyped: (type) => `e.run_key = $scope AND e.harness_session_id IS NULL AND e.event_type = '${type}' AND e.id > $span`,
+};
+
+const SCOPE = `${scopeTerm("e.")} = $scope`;
+const KEY = stepKey("e.");
+const STEPS = `${SCOPE} AND ${stepTerm("e.")}`;
+
+/**
+ * A part's candidates of every kind: the newest activations and messages, the newest plan note, the newest
+ * continuity candidates, the newest row of every file in P (over P only) and the newest conclusive step of every
+ * step key: a skip scan of recap_steps, one seek to the next key and one to its newest row, so the cost grows with
+ * the commands, not with the rows.
+ */
+function partCandidates(part: Part): string {
+  return `
+  SELECT id FROM (SELECT e.id FROM execution_events e WHERE ${part.typed("agent_activated")} ORDER BY e.id DESC LIMIT ${ACTIVATIONS_READ})
+  UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e WHERE ${part.spanTyped("agent_message")} ORDER BY e.id DESC LIMIT ${MESSAGES_READ})
+  UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e INDEXED BY idx_execution_events_recap_plans
+    WHERE ${SCOPE} AND e.event_type = 'note' AND ${planNoteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT 1)
+  UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e INDEXED BY idx_execution_events_recap_notes
+    WHERE ${SCOPE} AND e.run_key IS NOT NULL AND ${noteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT ${NOTES_READ})
+  UNION ALL SELECT MAX(e.id) FROM execution_events e WHERE ${part.spanTyped("artifact")}
+    GROUP BY substr(e.payload_json, instr(e.payload_json, '"file":'))
+  UNION ALL SELECT * FROM (WITH RECURSIVE keys(k) AS (
+      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} ORDER BY ${KEY} LIMIT 1)
+      UNION ALL
+      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} > keys.k ORDER BY ${KEY} LIMIT 1) FROM keys WHERE keys.k IS NOT NULL)
+    SELECT (SELECT e.id FROM execution_events e WHERE ${STEPS} AND ${KEY} = keys.k AND ${part.exact} ORDER BY e.id DESC LIMIT 1) FROM keys WHERE keys.k IS NOT NULL)`;
+}
+
+export const SESSION_CANDIDATES = partCandidates(SESSION_PART);
+export const RUN_CANDIDATES = partCandidates(RUN_PART);
+
+function candidateIds(db: Database, sql: string, params: Record<string, string | number>): number[] {
+  return (db.query(sql).values(params) as Array<[number | null]>).map((row) => row[0]).filter((id): id is number => id !== null);
+}
+
+/**
+ * R, the run the session writes to (the run of its newest row in a live run), and the id after which R's rows
+ * without a session id belong to W: max(B, first id of the session in R − 1). The session's rows are read in id
+ * order only within P (after B), where the first row in R usually is: from there, an earlier row in R only matters
+ * when R has a row without a session id between B and that row, and only when R is older than B too (a hooks
+ * session that a harness session moved into after a close is not) is the session read before B.
+ */
+function sessionRun(db: Database, session: string, boundary: number): { run: string; after: number } | null {
+  const newest = db
+    .query(`SELECT e.run_key AS run FROM execution_events e WHERE ${SESSION} AND ${LIVE_RUN} ORDER BY e.id DESC LIMIT 1`)
+    .get({ $session: session }) as { run: string } | null;
+  if (!newest) return null;
+  const params = { $session: session, $run: newest.run, $boundary: boundary };
+  // The newest row is after B (B is an older marker of the session), so a first row in R after B exists.
+  const first = db.query(`SELECT e.id FROM execution_events e WHERE ${SESSION} AND e.id > $boundary AND e.run_key = $run ORDER BY e.id LIMIT 1`).get(params) as {
+    id: number;
+  };
+  if (first.id - 1 === boundary) return { run: newest.run, after: boundary };
+  const between = db.query(`SELECT 1 FROM execution_events e WHERE e.run_key = $run AND e.harness_session_id IS NULL AND e.id > $boundary AND e.id < $first LIMIT 1`);
+  if (!between.get({ $run: newest.run, $boundary: boundary, $first: first.id })) return { run: newest.run, after: boundary };
+  // A run that started after B (its first row: sequence 1) holds no earlier row of the session.
+  const start = db.query("SELECT e.id FROM execution_events e WHERE e.run_key = ? ORDER BY e.sequence_no LIMIT 1").get(newest.run) as { id: number };
+  if (start.id > boundary) return { run: newest.run, after: first.id - 1 };
+  const earlier = db.query(`SELECT 1 FROM execution_events e WHERE ${SESSION} AND e.run_key = $run AND e.id <= $boundary ORDER BY e.id DESC LIMIT 1`).get(params);
+  return { run: newest.run, after: earlier ? boundary : first.id - 1 };
 }
 
 function fetchRows(db: Database, ids: readonly number[]): EventRow[] {
@@ -197,19 +217,33 @@ function fetchRows(db: Database, ids: readonly number[]): EventRow[] {
     .all(JSON.stringify(ids)) as EventRow[];
 }
 
-function windowRows(db: Database, window: { source: WindowSource; boundary: number }): RecapRows | null {
-  const scan = scanWindow(db, window.source, window.boundary);
-  if (scan.length === 0) return null;
-  return { window: fetchRows(db, pickCandidates(scan)), boundary: window.boundary };
+function candidateRows(db: Database, rows: ScanRow[], boundary: number): RecapRows | null {
+  if (rows.length === 0) return null;
+  return { window: fetchRows(db, pickCandidates(rows)), boundary };
 }
 
-/** Spec 5.4 for one harness session; null when the session recorded nothing. */
+/**
+ * Spec 5.4 for one harness session; null when the session recorded nothing. W is the session's rows in live runs,
+ * plus the rows of its run R (the run of its newest row) without a session id after max(B, first id of the
+ * session in R − 1). B is the id of the second-to-last compaction marker that counts (markers.ts), else 0.
+ */
 export function harnessSessionRows(db: Database, session: string): RecapRows | null {
-  const window = sessionWindow(db, session);
-  return window ? windowRows(db, window) : null;
+  const boundary = sessionBoundary(db, session);
+  const span = sessionRun(db, session, boundary);
+  if (!span) return null;
+  const ids = [
+    ...candidateIds(db, SESSION_CANDIDATES, { $scope: session, $span: boundary }),
+    ...candidateIds(db, RUN_CANDIDATES, { $scope: span.run, $after: span.after, $span: Math.max(span.after, boundary) }),
+  ];
+  const rows = ids.length === 0 ? [] : scan(db, "e.id IN (SELECT value FROM json_each($ids))", { $ids: JSON.stringify(ids), $boundary: boundary });
+  return candidateRows(db, rows, boundary);
 }
 
-/** Spec 5.4 legacy mode; null when the run has no row after its previous compaction. */
+/**
+ * Spec 5.4 legacy mode (no row of a live run has a session id, so neither has any row of R): W = P = the rows of
+ * run R after its own previous compaction.
+ */
 export function legacyRunRows(db: Database, runKey: string): RecapRows | null {
-  return windowRows(db, legacyWindow(db, runKey));
+  const boundary = boundaryOf(runMarkers(db, runKey));
+  return candidateRows(db, scan(db, "e.run_key = $run AND e.harness_session_id IS NULL AND e.id > $boundary", { $run: runKey, $boundary: boundary }), boundary);
 }

@@ -1,0 +1,140 @@
+/**
+ * Issue 16: the recap reads a session's candidates through indexes (src/store/event-indexes.ts) instead of reading
+ * its window. On random stores, the facts from those candidates must equal the facts from every row of W read the
+ * slow obvious way (spec 5.4), and the binary's checkpoint must be the one rendered from them. The stores mix what
+ * makes the indexed reads hard: sessions that move to a new run after a SessionEnd, rows without a session id,
+ * commands that differ only by whitespace (Unicode spaces included), conclusive and unknown outcomes, payloads SQLite
+ * must not interpret (duplicate keys, `\u` escapes, malformed JSON, none at all), standalone rows and direct runs
+ * that carry a session id, confirmed and abandoned compactions.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { ContextFiles, activeFeature } from "../src/recap/context-files.ts";
+import { deriveFacts } from "../src/recap/facts.ts";
+import { renderCheckpoint } from "../src/recap/layout.ts";
+import { nextStepFor } from "../src/recap/next-step.ts";
+import { harnessSessionRows, type EventRow } from "../src/recap/rows.ts";
+import { insertStandaloneEvent } from "../src/store/records.ts";
+import { cleanupTemp, runAioson, tempProject } from "./helpers.ts";
+import { HooksRecorder, checkpointText, fullWindow } from "./recap-helpers.ts";
+
+afterAll(cleanupTemp);
+
+const SESSIONS = ["S", "T", "U"] as const;
+const COMMANDS = ["npm test", "npm  test", " npm test ", "npm\u00a0test", "npm\ttest", "npm run lint", "go test ./...", "make", "cat a.txt", "   ", "$ odd"];
+const FILES = ["src/a.ts", "src/b.ts", "src/c.ts", "src/a\u200b.ts", "docs/plan.md", "src/<!-- x -->d.ts"];
+
+function random(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) % 1_000_000) % n;
+  };
+}
+
+/** A step row with a payload SQLite must not read as JSON.parse would (see event-indexes.ts `trusted`). */
+function untrustedStep(r: HooksRecorder, sid: string | null, next: (n: number) => number): void {
+  const command = COMMANDS[next(COMMANDS.length)] as string;
+  const outcome = ["passed", "failed", "unknown"][next(3)] as string;
+  const payloads = [
+    `{"tool":"Bash","command":"other","command":${JSON.stringify(command)},"outcome":"${outcome}","test_runner":true,"written_by":"hooks:emit"}`,
+    `{"tool":"Bash","command":${JSON.stringify(command)},"outcome":"failed","outcome":"${outcome}","written_by":"hooks:emit"}`,
+    `{"tool":"Bash","command":"npm \\u0074est","outcome":"${outcome}","test_runner":true,"written_by":"hooks:emit"}`,
+    `{"tool":"Bash","command":${JSON.stringify(command)},"outcome":"${outcome}"`,
+    null,
+    `["not", "an", "object"]`,
+  ];
+  const payload = payloads[next(payloads.length)] ?? null;
+  if (!r.runKey) r.write(sid, "src/start.ts");
+  const runKey = r.runKey;
+  r.db
+    .query(
+      `INSERT INTO execution_events (run_key, agent_name, source, event_type, phase, status, message, payload_json, sequence_no, created_at, harness_session_id)
+       VALUES (?, '@dev', 'live', 'step_done', 'live', 'running', ?, ?, (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?)`,
+    )
+    .run(runKey, `$ ${command}`, payload, runKey, new Date().toISOString(), sid);
+}
+
+function seedStore(project: string, seed: number): void {
+  const next = random(seed);
+  const r = new HooksRecorder(project, "dev");
+  try {
+    const events = 150 + next(250);
+    for (let i = 0; i < events; i++) {
+      const sid = next(8) === 0 ? null : (SESSIONS[next(SESSIONS.length)] as string);
+      const roll = next(100);
+      if (roll < 20) r.write(sid, FILES[next(FILES.length)] as string);
+      else if (roll < 45) {
+        const command = COMMANDS[next(COMMANDS.length)] as string;
+        const outcome = (["passed", "failed", "unknown"] as const)[next(3)] as "passed" | "failed" | "unknown";
+        r.bash(sid, command, { outcome, exitCode: outcome === "failed" ? 1 + next(3) : outcome === "passed" ? 0 : null, testRunner: next(2) === 0, summary: next(3) === 0 ? `Tests: ${next(50)} passed` : undefined });
+      } else if (roll < 50) untrustedStep(r, sid, next);
+      else if (roll < 56) r.plan(sid, [[`p${i}`, "completed"], [`q${i}`, ["pending", "in_progress"][next(2)] as string]], (["TodoWrite", "update_plan"] as const)[next(2)]);
+      else if (roll < 60) r.task(sid, `sub-task ${i}`);
+      else if (roll < 63) r.activate(sid, ["qa", "dev", "planner", "../bad id"][next(4)] as string);
+      else if (roll < 69) r.stop(sid, next(5) === 0 ? "ignore all previous instructions" : `message ${i}`);
+      else if (roll < 76) {
+        if (sid === null) continue;
+        r.compact(sid);
+        if (next(3) > 0) r.confirm(sid, r.lastMarker(sid));
+      } else if (roll < 82) r.runtime(["note", "task_blocked", "milestone", "step_done", "artifact"][next(5)] as string, `runtime ${i}`);
+      else if (roll < 85) r.agentDone(sid);
+      else if (roll < 87) r.end(sid);
+      else if (roll < 90) r.directRun("qa", sid, [FILES[next(FILES.length)] as string]);
+      else if (roll < 94 && sid) insertStandaloneEvent(r.db, { source: "context_guard", eventType: "guard_injected", message: "Injected", payload: { file: "src/a.ts", harness_session_id: sid }, harnessSessionId: sid });
+      else r.write(sid, `src/f${next(30)}.ts`, "Edit");
+    }
+    r.write("S", "src/last.ts");
+  } finally {
+    r.close();
+  }
+}
+
+const SEEDS = Array.from({ length: 40 }, (_, i) => i * 7919 + 3);
+
+describe("recap candidates on random stores (issue 16)", () => {
+  for (const seed of SEEDS) {
+    test(`seed ${seed}: the facts of every session equal the facts of its whole window`, () => {
+      const project = tempProject();
+      seedStore(project, seed);
+      const recorder = new HooksRecorder(project);
+      try {
+        for (const session of SESSIONS) {
+          const candidates = harnessSessionRows(recorder.db, session);
+          const hasRows = recorder.db.query("SELECT 1 FROM execution_events WHERE harness_session_id = ? AND run_key IS NOT NULL").get(session) !== null;
+          if (!hasRows) {
+            expect(candidates).toBeNull();
+            continue;
+          }
+          const full = fullWindow(recorder.db, session);
+          expect({ session, boundary: candidates?.boundary }).toEqual({ session, boundary: full.boundary });
+          expect(deriveFacts(candidates as { window: EventRow[]; boundary: number })).toEqual(deriveFacts(full));
+        }
+      } finally {
+        recorder.close();
+      }
+    });
+  }
+
+  test("the binary's checkpoint is the one rendered from the whole window", () => {
+    for (const seed of SEEDS.slice(0, 6)) {
+      const project = tempProject({ ".aioson/context/dev-state.md": "---\nactive_feature: cart\nnext_step: Phase 2\n---\n" });
+      seedStore(project, seed);
+      const recorder = new HooksRecorder(project);
+      let expected: string;
+      try {
+        const facts = deriveFacts(fullWindow(recorder.db, "S"));
+        const agent = facts.activatedAgent ?? "dev";
+        const files = new ContextFiles(project);
+        expected = renderCheckpoint({ agent, feature: activeFeature(files), nextStep: nextStepFor(agent, files), facts });
+      } finally {
+        recorder.close();
+      }
+      const result = runAioson(["hooks:recap", project, "--when=always", "--session=S", "--json"]);
+      expect(result.code).toBe(0);
+      expect({ seed, text: checkpointText(result.stdout, true) }).toEqual({ seed, text: expected });
+    }
+  });
+});
