@@ -19,14 +19,13 @@ export async function latestBriefAgent(root: string, now = Date.now()): Promise<
     const store = openStore(root, { mustExist: true, readonly: true, maxWaitMs: 200 });
     if (!store) return null;
     try {
+      // One index range per writer (source_type): the OR of both would be read whole and sorted.
+      const newest = (source: string, type: string) =>
+        `SELECT * FROM (SELECT agent_name, created_at, id FROM execution_events
+           WHERE source = '${source}' AND event_type = '${type}' AND created_at >= $since ORDER BY created_at DESC, id DESC LIMIT 1)`;
       const row = store.db
-        .query(
-          `SELECT agent_name FROM execution_events
-           WHERE created_at >= ? AND ((source = 'context_brief' AND event_type = 'brief_built')
-              OR (source = 'context_select' AND event_type = 'selection_built'))
-           ORDER BY created_at DESC, id DESC LIMIT 1`,
-        )
-        .get(new Date(now - RECENT_BRIEF_MS).toISOString()) as { agent_name: string | null } | null;
+        .query(`${newest("context_brief", "brief_built")} UNION ALL ${newest("context_select", "selection_built")} ORDER BY created_at DESC, id DESC LIMIT 1`)
+        .get({ $since: new Date(now - RECENT_BRIEF_MS).toISOString() }) as { agent_name: string | null } | null;
       return row?.agent_name ? row.agent_name : null;
     } finally {
       closeStore(store);

@@ -71,9 +71,10 @@ function resolveRun(db: Database, agent: string | null, pointer: SessionPointer 
   );
 }
 
+/** A run's newest rows through its index: `sequence_no` grows with `id` inside a run (spec 2.5). */
 function dbEvents(db: Database, runKey: string, limit: number): LastEvent[] {
   const rows = db
-    .query("SELECT created_at, event_type, message FROM execution_events WHERE run_key = ? ORDER BY id DESC LIMIT ?")
+    .query("SELECT created_at, event_type, message FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ?")
     .all(runKey, limit) as Array<{ created_at: string; event_type: string; message: string }>;
   return rows.reverse().map((row) => ({ ts: row.created_at, type: row.event_type, summary: row.message }));
 }
@@ -84,15 +85,24 @@ function planTotals(task: TaskRow | null): { done: number; total: number } {
   return { done: steps.filter((step) => (step as { done?: unknown } | null)?.done === true).length, total: steps.length };
 }
 
-/** Stats of a session's run, from the store. */
+/** Newest events of a run counted by type: a hooks session open for months holds a million. */
+const STATS_WINDOW = 5_000;
+
+/**
+ * Stats of a session's run, from the store: `events_total` is the run's last sequence number (every event it
+ * recorded, as state.json counts them, pruned ones included: one seek), `events_by_type` counts its newest
+ * STATS_WINDOW events (all of them for a run below that).
+ */
 function dbStats(db: Database, run: RunRow | null, task: TaskRow | null): LiveStats {
   const byType: Record<string, number> = {};
   let total = 0;
   if (run) {
-    for (const row of db.query("SELECT event_type, COUNT(*) AS n FROM execution_events WHERE run_key = ? GROUP BY event_type").all(run.run_key) as Array<{ event_type: string; n: number }>) {
-      byType[row.event_type] = row.n;
-      total += row.n;
-    }
+    const rows = db
+      .query(`SELECT event_type, COUNT(*) AS n FROM (SELECT event_type FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC LIMIT ${STATS_WINDOW}) GROUP BY event_type`)
+      .all(run.run_key) as Array<{ event_type: string; n: number }>;
+    for (const row of rows) byType[row.event_type] = row.n;
+    const last = db.query("SELECT sequence_no FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC LIMIT 1").get(run.run_key) as { sequence_no: number } | null;
+    total = last?.sequence_no ?? 0;
   }
   const completed = task
     ? (db.query("SELECT COUNT(*) AS n FROM tasks WHERE parent_task_key = ? AND task_kind = 'micro_task' AND status = 'completed'").get(task.task_key) as { n: number }).n

@@ -1,6 +1,7 @@
 /** `runtime:status` (spec 12): the store's tasks, runs and newest events, decorated for people and `jq`. */
 import type { Database } from "bun:sqlite";
 import type { PlanStep } from "../live/plan.ts";
+import { HANDOFF_TERM } from "../store/event-indexes.ts";
 import { guardEventLine, recentGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { parseJsonObject, parseStringArray, type JsonObject } from "../store/records.ts";
 
@@ -13,8 +14,8 @@ const RECENT_EVENTS = 40;
 const RECENT_HANDOFFS = 10;
 const ACTIVE_LIMIT = 100;
 
-/** Events that hand work from one agent to another (`handoff`, `live_handoff`, …). */
-const HANDOFF_WHERE = "event_type LIKE '%handoff%'";
+/** Events that hand work from one agent to another (`handoff`, `live_handoff`, …): a partial index holds them. */
+const HANDOFF_WHERE = HANDOFF_TERM;
 
 function counts(db: Database, table: "tasks" | "agent_runs"): StatusCounts {
   const result: StatusCounts = { queued: 0, running: 0, completed: 0, failed: 0 };

@@ -5,12 +5,15 @@
  */
 import type { Database } from "bun:sqlite";
 import { parseJsonObject } from "./records.ts";
+import { newestOfTypes } from "./typed-events.ts";
 
 export const GUARD_EVENT_TYPES = ["guard_decision", "guard_injected"] as const;
 
 export type GuardEvent = { ts: string; type: string; guard: string | null; decision: string | null; summary: string };
 
-type Row = { created_at: string; event_type: string; message: string; payload_json: string | null };
+type Row = { created_at: string; id: number; event_type: string; message: string; payload_json: string | null };
+
+const COLUMNS = "created_at, id, event_type, message, payload_json";
 
 function view(row: Row): GuardEvent {
   const payload = parseJsonObject(row.payload_json);
@@ -20,24 +23,30 @@ function view(row: Row): GuardEvent {
   return { ts: row.created_at, type: row.event_type, guard, decision, summary: row.message };
 }
 
-const TYPES = GUARD_EVENT_TYPES.map((type) => `'${type}'`).join(", ");
-
-/** The newest guard rows of the project, newest first. */
+/** The newest guard rows of the project, newest first (by time, then id: store/typed-events.ts). */
 export function recentGuardEvents(db: Database, limit: number): GuardEvent[] {
-  return (db.query(`SELECT created_at, event_type, message, payload_json FROM execution_events WHERE event_type IN (${TYPES}) ORDER BY id DESC LIMIT ?`).all(limit) as Row[]).map(view);
+  return newestOfTypes<Row>(db, COLUMNS, GUARD_EVENT_TYPES, limit).map(view);
 }
 
-/** The newest guard rows of the harness sessions a run recorded, oldest first (as a session's recent events are). */
+/** How many of a run's newest rows name the harness sessions whose guard rows a session shows. */
+const RUN_ROWS_READ = 1_000;
+
+/**
+ * The newest guard rows of the harness sessions a run recorded lately (those of its newest RUN_ROWS_READ rows: a
+ * hooks session open for months holds thousands of harness sessions), oldest first, as a session's recent events are.
+ * One index range per session and type (session_type).
+ */
 export function runGuardEvents(db: Database, runKey: string, limit: number): GuardEvent[] {
-  const rows = db
+  const sessions = db
     .query(
-      `SELECT created_at, event_type, message, payload_json FROM execution_events
-       WHERE event_type IN (${TYPES}) AND harness_session_id IN (
-         SELECT DISTINCT harness_session_id FROM execution_events WHERE run_key = ? AND harness_session_id IS NOT NULL)
-       ORDER BY id DESC LIMIT ?`,
+      `SELECT DISTINCT harness_session_id AS id FROM (SELECT harness_session_id FROM execution_events WHERE run_key = ?
+         ORDER BY sequence_no DESC LIMIT ${RUN_ROWS_READ}) WHERE harness_session_id IS NOT NULL`,
     )
-    .all(runKey, limit) as Row[];
-  return rows.reverse().map(view);
+    .all(runKey) as Array<{ id: string }>;
+  const typed = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE harness_session_id = ? AND event_type = ? ORDER BY id DESC LIMIT ?`);
+  const rows: Row[] = [];
+  for (const session of sessions) for (const type of GUARD_EVENT_TYPES) rows.push(...(typed.all(session.id, type, limit) as Row[]));
+  return rows.sort((a, b) => b.id - a.id).slice(0, limit).reverse().map(view);
 }
 
 /** One text line per guard row, as the status commands print events. */

@@ -168,6 +168,9 @@ export const LATE_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_tasks_session ON tasks(session_key, updated_at DESC)",
   "CREATE INDEX IF NOT EXISTS idx_tasks_parent ON tasks(parent_task_key, updated_at DESC)",
   "CREATE INDEX IF NOT EXISTS idx_tasks_kind ON tasks(task_kind, updated_at DESC)",
+  // runtime:status's newest tasks and runs of any status (schema 2).
+  "CREATE INDEX IF NOT EXISTS idx_tasks_updated ON tasks(updated_at DESC)",
+  "CREATE INDEX IF NOT EXISTS idx_agent_runs_updated ON agent_runs(updated_at DESC)",
   "CREATE INDEX IF NOT EXISTS idx_execution_events_run ON execution_events(run_key, sequence_no DESC, created_at DESC)",
   "CREATE INDEX IF NOT EXISTS idx_execution_events_task ON execution_events(task_key, created_at DESC)",
   "CREATE INDEX IF NOT EXISTS idx_execution_events_created ON execution_events(created_at DESC)",

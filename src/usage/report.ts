@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { parseJsonObject } from "../store/records.ts";
+import { oldestFirst, typesSince } from "../store/typed-events.ts";
 import { emptyGuardUsage, guardUsage, guardUsageLines, type GuardUsage } from "./guard-recheck.ts";
 
 /** Spec 7: `context:usage` — what briefs offered, what was loaded, and whether guard injections were honoured. */
@@ -24,7 +25,21 @@ export type UsageReport = {
 const SESSION_END_TYPES = ["session_ended", "session_closed", "agent_done"];
 const MAX_ARTIFACTS = 20;
 
-type Row = { agent_name: string | null; source: string; event_type: string; payload_json: string | null };
+type Row = { agent_name: string | null; source: string; event_type: string; payload_json: string | null; created_at: string; id: number };
+
+const COLUMNS = "agent_name, source, event_type, payload_json, created_at, id";
+
+/**
+ * The briefs, loads and session ends since `since`, oldest first: each through its index range (source_type), the
+ * session ends of every writer (typed-events.ts). A row that is two of them (a load written as a session end) once.
+ */
+function windowRows(db: Database, since: string): Row[] {
+  const briefs = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE source = 'context_brief' AND event_type = 'brief_built' AND created_at >= ?`).all(since) as Row[];
+  const loads = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE source = 'context_load' AND created_at >= ?`).all(since) as Row[];
+  const byId = new Map<number, Row>();
+  for (const row of [...briefs, ...loads, ...typesSince<Row>(db, COLUMNS, SESSION_END_TYPES, since)]) byId.set(row.id, row);
+  return [...byId.values()].sort(oldestFirst);
+}
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
@@ -36,14 +51,7 @@ export function emptyReport(sinceDays: number, feature: string | null): UsageRep
 
 export function buildReport(root: string, db: Database, sinceDays: number, feature: string | null, now = Date.now()): UsageReport {
   const since = new Date(now - sinceDays * 86_400_000).toISOString();
-  const rows = db
-    .query(
-      `SELECT agent_name, source, event_type, payload_json FROM execution_events
-       WHERE created_at >= ? AND ((source = 'context_brief' AND event_type = 'brief_built') OR source = 'context_load'
-         OR event_type IN (${SESSION_END_TYPES.map(() => "?").join(", ")}))
-       ORDER BY created_at, id`,
-    )
-    .all(since, ...SESSION_END_TYPES) as Row[];
+  const rows = windowRows(db, since);
   const agents = new Map<string, AgentUsage>();
   const artifacts = new Map<string, ArtifactUsage>();
   const agentOf = (name: string | null) => {
