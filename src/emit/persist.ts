@@ -10,7 +10,7 @@ import { readState, writeState, applyEvent, type LiveState } from "../live/state
 import { appendAgentDone } from "../session/agent-done.ts";
 import { closeSessionRows, publishClosedSession, publishNewSession, type NewSession } from "../session/sessions.ts";
 import { autoStartedMessage, autoStartHooksSession, resolveTargetSession } from "../session/target.ts";
-import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
+import { checkpointStore, closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 import { appendEventToRun, getRun, type AppendedEvent, type RunRow } from "../store/records.ts";
 import type { EmitRecord } from "./records.ts";
 import { applyTaskChange, previousTasks, taskPlanPayload } from "./task-plan.ts";
@@ -190,6 +190,8 @@ export function persistEmit(input: PersistInput, onThenError: (error: unknown) =
     // Every record changed nothing (a repeated task, a confirmation no marker waits for): as if none was classified.
     if (committed.stored.length === 0 && !committed.created && !committed.closed && !input.thenAgentDone) return { ok: true, skipped: true };
     publish(store.db, input, committed, at);
+    // A harness session ended: its events go into the database file, so a copy of aios.sqlite alone holds them.
+    if (input.sessionEnd) checkpointStore(store);
     let then: ThenResult | null = null;
     if (input.thenAgentDone) {
       if (committed.doneError) onThenError(committed.doneError);

@@ -7,7 +7,7 @@ import { isoNow } from "../core/time.ts";
 import { readLastNdjsonLine } from "../live/ndjson.ts";
 import { closeSessionRows, createSessionRows, findValidPointerRun, isOpenRun, publishClosedSession, publishNewSession, type NewSession } from "./sessions.ts";
 import { liveNdjsonLine, newSessionLineRun, publishLiveEvent } from "./live-event.ts";
-import { withStoreTransaction, type Store } from "../store/db.ts";
+import { checkpointStore, withStoreTransaction, type Store } from "../store/db.ts";
 import { getRun, type RunRow } from "../store/records.ts";
 
 export type GuardConfig = {
@@ -48,7 +48,10 @@ function closeRows(store: Store, runKey: string, reason: string, at: string): Ru
   });
 }
 
-/** After commit: the closing line and state fold, then the closed state and the pointer removed. */
+/**
+ * After commit: the closing line and state fold, then the closed state and the pointer removed. The caller then
+ * checkpoints (db.ts checkpointStore): a closed session's events belong in the database file.
+ */
 function publishClose(root: string, run: RunRow, reason: string, at: string): void {
   publishLiveEvent(root, run, { ts: at, type: "session_ended", summary: `Session closed by session:guard: ${reason}`, status: "completed" });
   publishClosedSession(root, run, at);
@@ -94,6 +97,7 @@ export function guardTick(store: Store, config: GuardConfig, now: number = Date.
   if (plan.kind === "closed") {
     config.log(`Idle for ${plan.idleMinutes}m — closing session`);
     publishClose(config.root, plan.run, plan.reason, plan.at);
+    checkpointStore(store);
     config.log(`Session closed: ${plan.run.run_key} (${plan.reason})`);
     return { runKey: null, sessionKey: null, started: false, closed: true };
   }
@@ -107,6 +111,7 @@ export function closeOwnSession(store: Store, config: GuardConfig, runKey: strin
   const closed = withStoreTransaction(store, () => (isOpenRun(getRun(store.db, runKey)) ? closeRows(store, runKey, reason, at) : null));
   if (!closed) return false;
   publishClose(config.root, closed, reason, at);
+  checkpointStore(store);
   config.log(`Session closed: ${closed.run_key} (${reason})`);
   return true;
 }

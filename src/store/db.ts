@@ -235,6 +235,29 @@ function checkpointIfFree(db: Database): void {
   }
 }
 
+/** How long a session's close waits for readers of older snapshots before it checkpoints what it can. */
+const CLOSE_CHECKPOINT_WAIT_MS = 1_000;
+
+/**
+ * Copies every committed frame of the WAL into the database file (a FULL checkpoint, synced), so that a copy of
+ * `aios.sqlite` alone holds everything recorded so far. Called when a session closes, never per hook call: closeStore
+ * leaves frames in the WAL on purpose. A reader of an older snapshot is waited for, within CLOSE_CHECKPOINT_WAIT_MS;
+ * true when every frame was copied.
+ */
+export function checkpointStore(store: Store): boolean {
+  const { db } = store;
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.min(CLOSE_CHECKPOINT_WAIT_MS, store.maxWaitMs)}`);
+    const row = db.query("PRAGMA wal_checkpoint(FULL)").get() as { busy: number; log: number; checkpointed: number };
+    return row.busy === 0 && row.checkpointed === row.log;
+  } catch {
+    // Housekeeping: the next close tries again.
+    return false;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${store.maxWaitMs}`);
+  }
+}
+
 /**
  * Opens a read-only connection beside `db` and reads through it, so that the file stays share-locked while
  * `db` closes; null when that fails (the close then checkpoints as usual).
