@@ -33,12 +33,15 @@ function itemsOf(payloadJson: string | null): TaskItem[] {
   return items;
 }
 
-/** The plan of the session's newest task note (its harness session, else its run), oldest task first. */
+/**
+ * The plan of the session's newest task note, oldest task first: of its harness session, else (a payload without a
+ * session id) of the run's rows without one, through the index that holds each (session_type, unsessioned_type).
+ */
 export function previousTasks(db: Database, harnessSessionId: string | null, runKey: string): TaskItem[] {
   const tools = TASK_TOOLS.map(() => "?").join(", ");
   const row = harnessSessionId
     ? db.query(`SELECT payload_json FROM execution_events WHERE harness_session_id = ? AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(harnessSessionId, ...TASK_TOOLS)
-    : db.query(`SELECT payload_json FROM execution_events WHERE run_key = ? AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(runKey, ...TASK_TOOLS);
+    : db.query(`SELECT payload_json FROM execution_events WHERE run_key = ? AND harness_session_id IS NULL AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(runKey, ...TASK_TOOLS);
   return itemsOf((row as { payload_json: string | null } | null)?.payload_json ?? null);
 }
 

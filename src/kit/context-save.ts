@@ -44,7 +44,8 @@ export function sessionRows(db: Database, harnessSessionId: string): EventRow[] 
   }
   const latest = db.query("SELECT run_key FROM execution_events WHERE run_key IS NOT NULL ORDER BY id DESC LIMIT 1").get() as { run_key: string } | null;
   if (!latest) return [];
-  return (db.query(`SELECT ${columns} FROM execution_events WHERE run_key = ? ORDER BY id DESC LIMIT ${MAX_EVENTS}`).all(latest.run_key) as EventRow[]).reverse();
+  // Through the run's index: `sequence_no` grows with `id` inside a run (spec 2.5); `id` would sort every row of it.
+  return (db.query(`SELECT ${columns} FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ${MAX_EVENTS}`).all(latest.run_key) as EventRow[]).reverse();
 }
 
 const DECISION_LINE = /^\s*(?:[-*]\s*)?(?:\*\*)?(?:decision|decided|decisão|decisao|decidimos|decidi)\b/i;
