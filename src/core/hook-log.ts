@@ -1,8 +1,7 @@
-import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { runtimeDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
-import { appendProjectFile, assertProjectPath, projectFileSize } from "./project-fs.ts";
+import { appendProjectFile, rotateProjectFile } from "./project-fs.ts";
 
 /** The log keeps two generations of at most this size, so a noisy failure can never fill a disk. */
 export const HOOK_LOG_MAX_BYTES = 256 * 1024;
@@ -17,15 +16,6 @@ function describe(problem: unknown): string {
   return typeof problem === "string" ? problem : JSON.stringify(problem) ?? String(problem);
 }
 
-/** Past the bound the log becomes `hooks.log.1` (replacing the older generation): a rename inside the runtime folder. */
-function rotate(root: string, path: string): void {
-  const size = projectFileSize(root, path);
-  if (size === null || size <= HOOK_LOG_MAX_BYTES) return;
-  const older = `${path}.1`;
-  assertProjectPath(root, older);
-  renameSync(path, older);
-}
-
 /**
  * Appends one line to `<root>/.aioson/runtime/hooks.log`: what a harness hides (hook stderr, exit codes)
  * stays visible here. Only ever called with a real project root; never throws. The log is written like every
@@ -36,7 +26,8 @@ export function logHookProblem(root: string | null, command: string, problem: un
   try {
     const path = hookLogPath(root);
     ensureRuntimeDir(root);
-    rotate(root, path);
+    // Past the bound the log becomes `hooks.log.1` (replacing the older generation).
+    rotateProjectFile(root, path, HOOK_LOG_MAX_BYTES);
     // One line, no control characters: a message may quote project text, and people read this log in a terminal.
     const text = describe(problem).slice(0, MESSAGE_MAX).replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
     appendProjectFile(root, path, `${new Date().toISOString()} ${command} ${text}\n`);

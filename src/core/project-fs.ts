@@ -303,3 +303,16 @@ export function projectFileSize(root: string, path: string): number | null {
   const stat = assertProjectPath(root, path);
   return stat?.isFile() ? stat.size : null;
 }
+
+/**
+ * Past `maxBytes` a project file becomes `<path>.1`, replacing the older generation: one rename inside its folder
+ * (a symlink there is replaced, never followed), so the bounded files of a project (hooks.log, a session's
+ * events.ndjson) keep two generations at most.
+ */
+export function rotateProjectFile(root: string, path: string, maxBytes: number): void {
+  const size = projectFileSize(root, path);
+  if (size === null || size <= maxBytes) return;
+  const older = `${path}.1`;
+  assertProjectPath(root, older);
+  renameSync(path, older);
+}

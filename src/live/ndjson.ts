@@ -1,16 +1,41 @@
 import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
-import { appendProjectFile, assertProjectPath } from "../core/project-fs.ts";
+import { appendProjectFile, assertProjectPath, rotateProjectFile } from "../core/project-fs.ts";
 import { openRegularFile, readBytes } from "../core/regular-file.ts";
 import { sessionDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
 
 export const NDJSON_TEXT_MAX = 500;
 
+/**
+ * A session's events.ndjson is rotated once it holds more than this (about 3,000 hook lines): the file becomes
+ * `events.ndjson.1` (replacing the generation before it) and a new one starts, so a session open for months keeps
+ * at most two generations on disk. The store stays the source of truth; readers want the newest lines.
+ */
+export const NDJSON_CAP_BYTES = 1024 * 1024;
+
 /** Throws UnsafeProjectPathError for a session key that cannot name a folder (store/paths.ts). */
 export function ndjsonPath(root: string, sessionKey: string): string {
   return join(sessionDir(root, sessionKey), "events.ndjson");
+}
+
+/** The previous generation of a session's events.ndjson (see NDJSON_CAP_BYTES). */
+export function rotatedNdjsonPath(root: string, sessionKey: string): string {
+  return `${ndjsonPath(root, sessionKey)}.1`;
+}
+
+/**
+ * Moves a full file aside before the next append (project-fs rotateProjectFile). Parallel appenders that still hold
+ * the old file write their line into the rotated one; a rename that fails (a Windows reader holding the file) is
+ * tried again at the next append, which goes ahead meanwhile.
+ */
+function rotateWhenFull(root: string, path: string): void {
+  try {
+    rotateProjectFile(root, path, NDJSON_CAP_BYTES);
+  } catch (error) {
+    logHookProblem(root, "live", error);
+  }
 }
 
 /** Spec 2.7: strings in lines are capped at 500 characters (497 + `...`). */
@@ -28,6 +53,7 @@ export function appendNdjson(root: string, sessionKey: string, lines: readonly R
   try {
     const path = ndjsonPath(root, sessionKey);
     ensureRuntimeDir(root, sessionDir(root, sessionKey));
+    rotateWhenFull(root, path);
     appendProjectFile(root, path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     return true;
   } catch (error) {
@@ -38,11 +64,9 @@ export function appendNdjson(root: string, sessionKey: string, lines: readonly R
 
 const TAIL_BYTES = 64 * 1024;
 
-/** The last complete line of a session's events.ndjson, parsed; null when absent, unreadable or refused. */
-export function readLastNdjsonLine(root: string, sessionKey: string): Record<string, unknown> | null {
+function lastLineOf(root: string, path: string): Record<string, unknown> | null {
   let fd: number | undefined;
   try {
-    const path = ndjsonPath(root, sessionKey);
     assertProjectPath(root, path, "read");
     const file = openRegularFile(path, { noFollow: true });
     if (file.kind !== "open") return null;
@@ -62,5 +86,18 @@ export function readLastNdjsonLine(root: string, sessionKey: string): Record<str
     return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The last complete line of a session's events.ndjson, parsed; null when absent, unreadable or refused. Right after a
+ * rotation the new file may not hold a line yet: the previous generation's last line is the last one then.
+ */
+export function readLastNdjsonLine(root: string, sessionKey: string): Record<string, unknown> | null {
+  try {
+    return lastLineOf(root, ndjsonPath(root, sessionKey)) ?? lastLineOf(root, rotatedNdjsonPath(root, sessionKey));
+  } catch {
+    // A session key that cannot name a folder.
+    return null;
   }
 }
