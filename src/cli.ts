@@ -23,6 +23,7 @@ const COMMANDS: readonly Entry[] = [
   { name: "runtime:init", area: "Runtime", description: "Create the runtime store", load: () => import("./commands/runtime-init.ts") },
   { name: "runtime:emit", area: "Runtime", description: "Record a manual runtime event", load: () => import("./commands/runtime-emit.ts") },
   { name: "runtime:status", area: "Runtime", description: "Show tasks, runs and recent events of the store", load: () => import("./commands/runtime-status.ts") },
+  { name: "runtime:prune", area: "Runtime", description: "Remove events older than the retention period and give the space back", load: () => import("./commands/runtime-prune.ts") },
   { name: "otel:export", area: "Runtime", description: "Send the recorded events not sent yet to an OpenTelemetry collector (OTLP)", load: () => import("./commands/otel-export.ts") },
   { name: "init", area: "Project", description: "Create a minimal AIOSON project and install its hooks", load: () => import("./commands/init.ts") },
   { name: "update", area: "Project", description: "Re-install the hooks and migrate the store", load: () => import("./commands/update.ts") },

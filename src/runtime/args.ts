@@ -75,6 +75,16 @@ export function capSummary(text: string): string {
   return trimmed.length > 500 ? `${trimmed.slice(0, 497)}...` : trimmed;
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `30d`, `12h`, `2w`, or a bare number of days; null when it is none of these or not positive. */
+export function durationMs(value: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)\s*([hdw]?)$/i.exec(value.trim());
+  if (!match) return null;
+  const amount = Number(match[1]) * (DURATION_UNITS[(match[2] || "d").toLowerCase()] as number);
+  return Number.isFinite(amount) && amount > 0 ? amount : null;
+}
+
 export const JSON_ARG: BooleanArgDef = { type: "boolean", alias: "j", description: "Print one JSON document" };
 export const DIR_ARG: PositionalArgDef = { type: "positional", required: false, description: "Directory to start from (default: cwd)" };
 

@@ -1,0 +1,37 @@
+import { defineCommand } from "../cli/command.ts";
+import { CommandError, printJson, printLines } from "../core/output.ts";
+import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
+import { formatPruneReport, retentionMs } from "../runtime/prune.ts";
+import { storeMissingMessage } from "../runtime/store-access.ts";
+import { closeStore, openStore } from "../store/db.ts";
+import { dbPath } from "../store/paths.ts";
+import { pruneStore } from "../store/prune.ts";
+
+export default defineCommand({
+  meta: { name: "runtime:prune", description: "Remove events older than the retention period (default 30 days) and give the space back" },
+  args: {
+    dir: DIR_ARG,
+    "older-than": { type: "string", description: "Retention period: 30d (default), 12h, 2w, or a number of days" },
+    "dry-run": { type: "boolean", default: false, description: "Count what would be removed; write nothing" },
+    vacuum: { type: "boolean", default: false, description: "Then rewrite the whole file (VACUUM), switching an older store to incremental vacuum" },
+    json: JSON_ARG,
+  },
+  run({ args }) {
+    const olderThanMs = retentionMs(args["older-than"]);
+    const root = userRoot(args.dir);
+    const store = openStore(root, { mustExist: true });
+    if (!store) {
+      if (!args.json) throw new CommandError(storeMissingMessage(dbPath(root)));
+      printJson({ ok: false, error: "store_missing", dbPath: dbPath(root) });
+      process.exitCode = 1;
+      return;
+    }
+    try {
+      const report = pruneStore(store, { olderThanMs, dryRun: args["dry-run"] === true, vacuum: args.vacuum === true && args["dry-run"] !== true });
+      if (args.json) printJson({ ok: true, targetDir: root, dbPath: store.path, olderThanMs, ...report });
+      else printLines(formatPruneReport(report, olderThanMs));
+    } finally {
+      closeStore(store);
+    }
+  },
+});
