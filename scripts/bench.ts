@@ -71,6 +71,7 @@ type Subject = {
   maxRatio?: number;
   maxRssMiB?: number;
   ratioTo?: { name: string; max: number };
+  curve?: { series: string; size: string };
   samples: number[];
   rssKiB: number[];
   error?: string;
@@ -127,8 +128,24 @@ function copiesOf(binary: string): string[] {
   });
 }
 
+/** The project of each `shared` key, and the error of its setup (every case of the key fails with it). */
+const sharedProjects = new Map<string, { project: string; error?: string }>();
+
+async function prepare(binary: string, benchCase: BenchCase): Promise<{ project: string; error?: string }> {
+  const known = benchCase.shared ? sharedProjects.get(benchCase.shared) : undefined;
+  if (known) return known;
+  const prepared: { project: string; error?: string } = { project: makeProject() };
+  if (benchCase.shared) sharedProjects.set(benchCase.shared, prepared);
+  try {
+    await benchCase.setup?.(prepared.project, binary);
+  } catch (error) {
+    prepared.error = `setup failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return prepared;
+}
+
 async function caseSubject(binary: string, benchCase: BenchCase, binaries?: readonly string[]): Promise<Subject> {
-  const project = makeProject();
+  const { project, error } = await prepare(binary, benchCase);
   const fill = (text: string): string => text.replaceAll("{project}", project);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(benchCase.env ?? {})) env[key] = fill(value);
@@ -140,12 +157,9 @@ async function caseSubject(binary: string, benchCase: BenchCase, binaries?: read
     maxRssMiB: benchCase.maxRssMiB,
     ratioTo: benchCase.ratioTo,
     binaries,
+    curve: benchCase.curve,
   });
-  try {
-    await benchCase.setup?.(project, binary);
-  } catch (error) {
-    made.error = `setup failed: ${error instanceof Error ? error.message : String(error)}`;
-  }
+  if (error) made.error = error;
   return made;
 }
 
@@ -255,6 +269,26 @@ function report(subjects: readonly Subject[], floor: Subject): Verdict[] {
   }
   for (const s of subjects) if (s.error) console.log(`error in "${s.name}": ${s.error}`);
   return verdicts;
+}
+
+/**
+ * The cases that are points of a curve, one row per series and one column per size: the ratio to the floor and the
+ * peak RSS of each (`-` where the case did not run or failed).
+ */
+function printCurves(subjects: readonly Subject[], floor: Subject): void {
+  const points = subjects.filter((s) => s.curve);
+  if (points.length === 0) return;
+  const floorMedian = percentile(floor.samples, 0.5);
+  const sizes = [...new Set(points.map((s) => s.curve?.size as string))];
+  const series = [...new Set(points.map((s) => s.curve?.series as string))];
+  const cell = (s: Subject | undefined): string => {
+    if (!s || s.error || s.samples.length === 0) return "-";
+    const rss = s.rssKiB.length > 0 ? ` ${(Math.max(...s.rssKiB) / 1024).toFixed(0)} MiB` : "";
+    return `${(percentile(s.samples, 0.5) / floorMedian).toFixed(2)}x${rss}`;
+  };
+  const rows = series.map((name) => [name, ...sizes.map((size) => cell(points.find((s) => s.curve?.series === name && s.curve.size === size)))]);
+  section("growth: x floor and peak RSS by store size (events)");
+  console.log(table(["command", ...sizes], rows));
 }
 
 async function loadCases(): Promise<BenchCase[]> {
@@ -408,6 +442,7 @@ async function main(): Promise<void> {
   const rss = measureRss(subjects, 5);
   const verdicts = report(subjects, floorSubject);
   if (!rss) console.log(`(peak RSS not measured: ${TIME} (Debian package "time") is missing)`);
+  printCurves(subjects, floorSubject);
 
   let missed = verdicts.filter((v) => v === "FAIL").length;
   if (options.concurrency) {

@@ -64,7 +64,7 @@ function typescriptFile(): string {
   return lines.join("\n");
 }
 
-function setup(count: number): (project: string) => void {
+export function setup(count: number): (project: string) => void {
   return (project) => {
     const rules = join(project, ".aioson", "rules");
     mkdirSync(rules, { recursive: true });
@@ -74,12 +74,17 @@ function setup(count: number): (project: string) => void {
   };
 }
 
-const stdin = JSON.stringify({
-  session_id: "bench-session",
-  hook_event_name: "PreToolUse",
-  tool_name: "Write",
-  tool_input: { file_path: "src/order/order-service.ts", content: typescriptFile() },
-});
+/** The PreToolUse payload of the 300-line write (`session` is its harness session id). */
+export function writeEvent(session: string): string {
+  return JSON.stringify({
+    session_id: session,
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: "src/order/order-service.ts", content: typescriptFile() },
+  });
+}
+
+const stdin = writeEvent("bench-session");
 
 const args = ["context:guard", "{project}", "--tool=claude", "--agent=auto", "--json"];
 

@@ -20,4 +20,11 @@ export type BenchCase = {
   maxRssMiB?: number;
   /** Extra environment for the runs (`{project}` is replaced); the process runs in the project directory. */
   env?: Record<string, string>;
+  /**
+   * Cases with the same key run in one project, prepared once by the `setup` of the first of them (a store of a
+   * million events is copied once, not once per case).
+   */
+  shared?: string;
+  /** A point of a printed curve: the case is the `series` command measured at store size `size`. */
+  curve?: { series: string; size: string };
 };
