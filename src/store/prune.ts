@@ -7,6 +7,7 @@
  *   W), and, when no row of a live run has a session id at all (spec 5.4 legacy mode), its rows after its previous
  *   compaction; and the run's newest LIVE_TAIL rows (live:status shows them);
  * - the rows context:usage reads (briefs, loads, session ends, guard injections) of its default 30 days;
+ * - the rows an OpenTelemetry destination that exported within the period has not taken yet;
  * - open runs and their tasks, and every run, task, artifact or content item something still refers to.
  * Everything else older than the period goes: expired harness sessions, rows without a session id, closed runs
  * left without events and their tasks, and the legacy `agent_events` mirror of what was removed.
@@ -76,6 +77,8 @@ type Plan = {
   openFloors: Map<string, number>;
   /** The newest rows of every open run. */
   tail: Set<number>;
+  /** Rows after this id are not yet sent to an OpenTelemetry destination still exporting (src/otel/). */
+  unexported: number;
 };
 
 function storeBytes(store: Store): number {
@@ -123,12 +126,23 @@ function plan(db: Database, cutoff: string, usageCutoff: string): Plan {
     openFloors.set(run, legacy ? Math.min(floor, boundaryOf(runMarkers(db, run)) + 1) : floor);
     for (const row of newest.values(run) as Array<[number]>) tail.add(row[0]);
   }
-  return { cutoff, usageCutoff, expired, openFloors, tail };
+  return { cutoff, usageCutoff, expired, openFloors, tail, unexported: unexportedAfter(db, cutoff) };
+}
+
+/**
+ * The oldest cursor of the OpenTelemetry destinations that exported, or tried to, within the period (a collector
+ * that was down keeps its events until it takes them); a destination not heard of since is given up. The cursor
+ * table is project data: a value that is not a plain id is ignored.
+ */
+function unexportedAfter(db: Database, cutoff: string): number {
+  const rows = db.query("SELECT last_event_id AS id FROM otel_export_cursors WHERE updated_at >= ?").all(cutoff) as Array<{ id: unknown }>;
+  const ids = rows.map((row) => row.id).filter((id): id is number => typeof id === "number" && Number.isSafeInteger(id) && id >= 0);
+  return ids.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...ids);
 }
 
 /** Whether an old row may go (see the module comment). */
 function removable(row: Row, p: Plan): boolean {
-  if (p.tail.has(row.id)) return false;
+  if (p.tail.has(row.id) || row.id > p.unexported) return false;
   const usage = USAGE_TYPES.has(row.event_type) || row.source === "context_load";
   if (usage && row.created_at >= p.usageCutoff) return false;
   if (row.harness_session_id !== null) return p.expired.has(row.harness_session_id);

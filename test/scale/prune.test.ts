@@ -167,6 +167,24 @@ describe("runtime:prune", () => {
     after.close();
   });
 
+  test("events an OpenTelemetry destination still exporting has not taken stay; a destination silent for the period is given up", () => {
+    const project = tempProject();
+    seed(project);
+    const ids = rows<{ id: number; message: string }>(project, "SELECT id, message FROM execution_events ORDER BY id");
+    const sentUpTo = (ids.find((row) => row.message === "Write: src/old1-199.ts") as { id: number }).id;
+    const cursors = new Database(dbFile(project));
+    const cursor = cursors.query("INSERT INTO otel_export_cursors (destination, signal, last_event_id, updated_at) VALUES (?, ?, ?, ?)");
+    cursor.run("collector-down", "traces", sentUpTo, ago(0.5));
+    cursor.run("abandoned", "logs", 3, ago(40));
+    cursors.close();
+    prune(project, "--older-than=30d");
+    const kept = messages(project);
+    expect(kept).not.toContain("Write: src/old1-199.ts");
+    expect(kept).toContain("Write: src/old1-200.ts");
+    expect(kept).toContain("runtime note before LONG");
+    expect(rows(project, "SELECT 1 FROM execution_events WHERE id <= ? AND harness_session_id = 'OLD1'", sentUpTo)).toEqual([]);
+  });
+
   test("bad input: an unknown duration, no store (nothing created)", () => {
     const project = tempProject();
     const bad = runAioson(["runtime:prune", project, "--older-than=soon"]);
