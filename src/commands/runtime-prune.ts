@@ -14,11 +14,13 @@ export default defineCommand({
     "older-than": { type: "string", description: "Retention period: 30d (default), 12h, 2w, or a number of days" },
     "dry-run": { type: "boolean", default: false, description: "Count what would be removed; write nothing" },
     vacuum: { type: "boolean", default: false, description: "Then rewrite the whole file (VACUUM), switching an older store to incremental vacuum" },
+    auto: { type: "boolean", default: false, description: "The automatic prune a session's end starts (bounded, silent)" },
     json: JSON_ARG,
   },
-  run({ args }) {
-    const olderThanMs = retentionMs(args["older-than"]);
+  async run({ args }) {
     const root = userRoot(args.dir);
+    if (args.auto) return (await import("../runtime/auto-prune.ts")).runAutoPrune(root);
+    const olderThanMs = retentionMs(args["older-than"]);
     const store = openStore(root, { mustExist: true });
     if (!store) {
       if (!args.json) throw new CommandError(storeMissingMessage(dbPath(root)));

@@ -56,6 +56,8 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   const result = await emitInRoot(root, options, seen);
   // After the events are committed: a turn's end sends them on (detached, never awaited; src/otel/trigger.ts).
   if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) startAutoExport(root);
+  // A session's end starts the day's automatic prune, detached too (store/prune-trigger.ts, loaded only here).
+  if (seen.name === "SessionEnd") (await import("../store/prune-trigger.ts")).startAutoPrune(root);
   return result;
 }
 

@@ -4,20 +4,12 @@
  * together) run before it reads the store; only then are the settings and the export code loaded. It never prints
  * and never fails: what went wrong goes to the project's hook log.
  */
-import { setPriority } from "node:os";
+import { lowerPriority } from "../core/priority.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 
 const COMMAND = "otel:export";
 /** Long enough for a turn's other end-of-turn hooks, short enough that a dashboard shows the turn at once. */
 const SETTLE_MS = 500;
-
-function lowerPriority(): void {
-  try {
-    setPriority(10);
-  } catch {
-    // Not permitted here: the export runs at the hook's priority.
-  }
-}
 
 export async function runAutoExport(root: string): Promise<void> {
   lowerPriority();

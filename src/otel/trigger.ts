@@ -10,6 +10,7 @@
  * of the exporter's wait file (wait-file.ts: nothing to start while an export works or every destination backs off).
  */
 import { existsSync } from "node:fs";
+import { startDetached } from "../core/detached.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { readUserConfig, userConfigPath } from "../core/user-config.ts";
 import { autoExport, disabledBy, endpointNamed } from "./switches.ts";
@@ -29,16 +30,9 @@ function exportWanted(env: Env): boolean {
 export function startAutoExport(root: string, env: Env = process.env): void {
   try {
     if (!exportWanted(env) || exportWaiting(root, Date.now())) return;
-    const child = Bun.spawn({
-      cmd: [process.execPath, "otel:export", root, "--auto"],
-      cwd: root,
-      stdio: ["ignore", "ignore", "ignore"],
-      // Its own session (setsid), so a harness that kills the hook's process group once the hook returns spares it.
-      detached: true,
-      windowsHide: true,
-    });
-    child.unref();
   } catch (error) {
     logHookProblem(root, "otel:export", error);
+    return;
   }
+  startDetached(root, ["otel:export", root, "--auto"], "otel:export");
 }

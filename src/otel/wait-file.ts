@@ -6,8 +6,7 @@
  * "start the exporter", so the project cannot silence its export for long through it either.
  */
 import { join } from "node:path";
-import { writeProjectFileAtomic } from "../core/project-fs.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { hintAhead, setHint } from "../core/time-hint.ts";
 import { runtimeDir } from "../store/paths.ts";
 
 /** No backoff, and so no wait, is longer than this: a store or a file cannot silence the export for good. */
@@ -19,17 +18,10 @@ function waitFilePath(root: string): string {
 
 /** Hook side: whether the exporter said there is nothing to start before a time still to come. */
 export function exportWaiting(root: string, now: number): boolean {
-  const read = readRegularFile(waitFilePath(root), 32, { noFollow: true });
-  if (read.kind !== "ok" || !/^\d{1,16}$/.test(read.text.trim())) return false;
-  const until = Number(read.text.trim());
-  return until > now && until - now <= MAX_BACKOFF_MS;
+  return hintAhead(waitFilePath(root), now, MAX_BACKOFF_MS);
 }
 
 /** Exporter side: no automatic export is needed before `until` (0: from now on). A failed write only costs spawns. */
 export function setExportWait(root: string, until: number): void {
-  try {
-    writeProjectFileAtomic(root, waitFilePath(root), String(Math.max(0, Math.round(until))));
-  } catch {
-    // A hint: the lease and the cursors in the store stay right without it.
-  }
+  setHint(root, waitFilePath(root), until);
 }

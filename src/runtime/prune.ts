@@ -1,14 +1,41 @@
-/** `runtime:prune`: options and the report a person reads (the work is store/prune.ts). */
+/** `runtime:prune`: the retention settings, the options and the report a person reads (the work is store/prune.ts). */
+import * as v from "valibot";
 import { CommandError } from "../core/output.ts";
+import { userConfigSection } from "../core/user-config.ts";
 import { DEFAULT_RETENTION_DAYS, USAGE_DAYS, type PruneReport } from "../store/prune.ts";
 import { durationMs, textOption } from "./args.ts";
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
-/** `--older-than`, default DEFAULT_RETENTION_DAYS days. */
-export function retentionMs(value: unknown): number {
+/**
+ * The `retention` section of the user config: `{"retention": {"days": 90, "auto": false}}`. `days` is the default
+ * of `--older-than` and of the automatic prune; `auto: false` turns the automatic prune off. The user's own file
+ * (core/user-config.ts): how long a project's history is kept is the person's choice.
+ */
+const RetentionSchema = v.strictObject({
+  days: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36_500))),
+  auto: v.optional(v.boolean()),
+});
+
+export type Retention = { days: number; auto: boolean };
+
+/** The retention settings, or what is wrong with the section (then nothing is pruned automatically). */
+export function retentionSettings(env: Readonly<Record<string, string | undefined>>): { ok: true; retention: Retention } | { ok: false; problem: string } {
+  const section = userConfigSection("retention", env);
+  if (section === undefined) return { ok: true, retention: { days: DEFAULT_RETENTION_DAYS, auto: true } };
+  const parsed = v.safeParse(RetentionSchema, section);
+  if (!parsed.success) return { ok: false, problem: `user config "retention": ${v.summarize(parsed.issues).replaceAll("\n", "; ")}` };
+  return { ok: true, retention: { days: parsed.output.days ?? DEFAULT_RETENTION_DAYS, auto: parsed.output.auto ?? true } };
+}
+
+/** `--older-than`, default the user's retention days (DEFAULT_RETENTION_DAYS). */
+export function retentionMs(value: unknown, env: Readonly<Record<string, string | undefined>> = process.env): number {
   const text = textOption(value);
-  if (text === null) return DEFAULT_RETENTION_DAYS * DAY_MS;
+  if (text === null) {
+    const settings = retentionSettings(env);
+    if (!settings.ok) throw new CommandError(settings.problem);
+    return settings.retention.days * DAY_MS;
+  }
   const ms = durationMs(text);
   if (ms === null) throw new CommandError(`Invalid --older-than: ${text} (use e.g. 30d, 12h, 2w, or a number of days).`);
   return ms;

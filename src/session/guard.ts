@@ -8,6 +8,7 @@ import { readLastNdjsonLine } from "../live/ndjson.ts";
 import { closeSessionRows, createSessionRows, findValidPointerRun, isOpenRun, publishClosedSession, publishNewSession, type NewSession } from "./sessions.ts";
 import { liveNdjsonLine, newSessionLineRun, publishLiveEvent } from "./live-event.ts";
 import { checkpointStore, withStoreTransaction, type Store } from "../store/db.ts";
+import { startAutoPrune } from "../store/prune-trigger.ts";
 import { getRun, type RunRow } from "../store/records.ts";
 
 export type GuardConfig = {
@@ -98,6 +99,7 @@ export function guardTick(store: Store, config: GuardConfig, now: number = Date.
     config.log(`Idle for ${plan.idleMinutes}m — closing session`);
     publishClose(config.root, plan.run, plan.reason, plan.at);
     checkpointStore(store);
+    startAutoPrune(config.root);
     config.log(`Session closed: ${plan.run.run_key} (${plan.reason})`);
     return { runKey: null, sessionKey: null, started: false, closed: true };
   }

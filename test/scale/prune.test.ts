@@ -6,7 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeStore, openStore, withStoreTransaction } from "../../src/store/db.ts";
 import { appendRunEvent, insertStandaloneEvent, startRun, startTask, updateRunRow, updateTask } from "../../src/store/records.ts";
@@ -241,4 +241,55 @@ describe("runtime:prune", () => {
     expect(runAioson(["hooks:recap", project, "--when=always", "--session=ACTIVE"]).stdout).toContain(`src/live-${sent - 1}.ts`);
     expect(rows(project, "PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
   }, 60_000);
+});
+
+describe("automatic prune", () => {
+  const marker = (project: string) => join(project, ".aioson", "runtime", "prune.next");
+  const nextPrune = (project: string) => Number(readFileSync(marker(project), "utf8"));
+  const userConfig = (home: string, config: unknown) => {
+    mkdirSync(join(home, ".config", "aioson"), { recursive: true });
+    writeFileSync(join(home, ".config", "aioson", "config.json"), JSON.stringify(config));
+  };
+
+  test("a SessionEnd starts one detached prune a day; the hook does not wait for it", async () => {
+    const project = tempProject();
+    seed(project);
+    const before = rows(project, "SELECT 1 FROM execution_events").length;
+    const end = runAioson(["hooks:emit", project, "--agent=dev", "--event=SessionEnd"], { stdin: JSON.stringify({ session_id: "LONG", cwd: project, reason: "exit" }) });
+    expect(end.code).toBe(0);
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && rows(project, "SELECT 1 FROM execution_events WHERE harness_session_id = 'OLD1'").length > 0) await Bun.sleep(50);
+    expect(rows(project, "SELECT 1 FROM execution_events WHERE harness_session_id IN ('OLD1', 'OLD2')")).toEqual([]);
+    expect(rows(project, "SELECT 1 FROM execution_events").length).toBeLessThan(before);
+    const next = nextPrune(project);
+    expect(Math.abs(next - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
+    // The next session end of the day starts none: the marker stays as the first prune left it.
+    runAioson(["hooks:emit", project, "--agent=dev", "--event=SessionEnd"], { stdin: JSON.stringify({ session_id: "LONG", cwd: project }) });
+    await Bun.sleep(1_500);
+    expect(nextPrune(project)).toBe(next);
+  });
+
+  test("bounded work: one automatic run removes at most 20,000 events, and asks to go on soon", () => {
+    const project = tempProject();
+    buildBigStore(project, { events: 30_000, now: Date.now() - 70 * DAY });
+    const before = rows(project, "SELECT 1 FROM execution_events").length;
+    expect(runAioson(["runtime:prune", project, "--auto"]).code).toBe(0);
+    const removed = before - rows(project, "SELECT 1 FROM execution_events").length;
+    expect(removed).toBe(20_000);
+    expect(Math.abs(nextPrune(project) - (Date.now() + 10 * 60_000))).toBeLessThan(60_000);
+    expect(runAioson(["runtime:prune", project, "--auto"]).code).toBe(0);
+    expect(rows(project, "SELECT 1 FROM execution_events WHERE created_at < ?", ago(30)).length).toBeLessThan(25);
+  }, 60_000);
+
+  test("the user decides: a longer retention, no automatic prune, and a section it cannot read prunes nothing", () => {
+    for (const [config, kept] of [[{ retention: { days: 90 } }, true], [{ retention: { auto: false } }, true], [{ retention: { days: "a month" } }, true], [{}, false]] as const) {
+      const project = tempProject();
+      seed(project);
+      const home = tempDir("aioson-home-");
+      userConfig(home, config);
+      expect(runAioson(["runtime:prune", project, "--auto"], { home }).stdout).toBe("");
+      expect({ config, kept: rows(project, "SELECT 1 FROM execution_events WHERE harness_session_id = 'OLD1'").length > 0 }).toEqual({ config, kept });
+      if (JSON.stringify(config).includes("a month")) expect(readFileSync(join(project, ".aioson", "runtime", "hooks.log"), "utf8")).toContain('not pruned: user config "retention"');
+    }
+  });
 });
