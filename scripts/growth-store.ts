@@ -13,7 +13,7 @@
  * copies the cached project (its cases write to it) and removes the copy at exit.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendNdjson, NDJSON_CAP_BYTES } from "../src/live/ndjson.ts";
 import { writePointer } from "../src/live/pointer.ts";
@@ -149,8 +149,11 @@ function build(dir: string, events: number): BigStoreFacts | null {
 
 /** The cached project of `events` events, built first when missing (a partial build is never kept). */
 function cached(events: number): { dir: string; buildMs: number | null } {
-  const dir = join(CACHE, cacheKey(), String(events));
+  const key = cacheKey();
+  const dir = join(CACHE, key, String(events));
   if (existsSync(join(dir, "done"))) return { dir, buildMs: null };
+  // Projects of an older shape are never read again: a million events is most of a GiB.
+  for (const old of existsSync(CACHE) ? readdirSync(CACHE) : []) if (old !== key) rmSync(join(CACHE, old), { recursive: true, force: true });
   const staging = `${dir}.building-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });

@@ -52,10 +52,11 @@ export function unconfirmedNewest(rows: readonly MarkerRow[]): number | null {
 /**
  * A row of a `source='live'` run (SQL on `execution_events e`). Every run event copies its run's source into the
  * row (spec 2.5 appendRunEvent) and a run's source never changes, so the row's own column answers without a lookup
- * per row; only a row written without it asks the run. Standalone rows (no run) are excluded.
+ * per row; only a row written without it asks the run. Standalone rows (no run) are excluded. `+e.source` keeps the
+ * column a filter: through idx_execution_events_source_type the planner would read every live row to find one.
  */
-export const LIVE_RUN = `e.run_key IS NOT NULL AND (e.source = 'live'
-  OR (e.source IS NULL AND EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')))`;
+export const LIVE_RUN = `e.run_key IS NOT NULL AND (+e.source = 'live'
+  OR (+e.source IS NULL AND EXISTS (SELECT 1 FROM agent_runs r WHERE r.run_key = e.run_key AND r.source = 'live')))`;
 
 const MARKER_COLUMNS = `e.id AS id, e.event_type = '${COMPACTION_CONFIRMED}' AS confirmation,
   instr(COALESCE(e.payload_json, ''), '${NEEDS_CONFIRMATION_MARK}') > 0 AS flagged`;
