@@ -86,7 +86,7 @@ function planTotals(task: TaskRow | null): { done: number; total: number } {
 }
 
 /** Newest events of a run counted by type: a hooks session open for months holds a million. */
-const STATS_WINDOW = 5_000;
+const STATS_WINDOW = 1_000;
 
 /**
  * Stats of a session's run, from the store: `events_total` is the run's last sequence number (every event it

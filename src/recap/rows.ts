@@ -16,7 +16,7 @@
  * the one a scan of every row of W would give (test/recap-rows-property.test.ts compares both on random stores).
  */
 import type { Database } from "bun:sqlite";
-import { HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, stepKey, stepTerm } from "../store/event-indexes.ts";
+import { HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, STEP_KEYS_BELOW, stepKey } from "../store/event-indexes.ts";
 import { boundaryOf, LIVE_RUN, runMarkers, sessionBoundary } from "./markers.ts";
 
 /** The columns a checkpoint reads; everything else in the row is irrelevant to it. */
@@ -151,7 +151,7 @@ const RUN_PART: Part = {
 
 const SCOPE = `${scopeTerm("e.")} = $scope`;
 const KEY = stepKey("e.");
-const STEPS = `${SCOPE} AND ${stepTerm("e.")}`;
+const STEPS = `${SCOPE} AND e.event_type = 'step_done'`;
 
 /**
  * A part's candidates of every kind: the newest activations and messages, the newest plan note, the newest
@@ -170,9 +170,10 @@ function partCandidates(part: Part): string {
   UNION ALL SELECT MAX(e.id) FROM execution_events e WHERE ${part.spanTyped("artifact")}
     GROUP BY substr(e.payload_json, instr(e.payload_json, '"file":'))
   UNION ALL SELECT * FROM (WITH RECURSIVE keys(k) AS (
-      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} ORDER BY ${KEY} LIMIT 1)
+      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} < ${STEP_KEYS_BELOW} ORDER BY ${KEY} LIMIT 1)
       UNION ALL
-      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} > keys.k ORDER BY ${KEY} LIMIT 1) FROM keys WHERE keys.k IS NOT NULL)
+      SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} > keys.k AND ${KEY} < ${STEP_KEYS_BELOW} ORDER BY ${KEY} LIMIT 1)
+      FROM keys WHERE keys.k IS NOT NULL)
     SELECT (SELECT e.id FROM execution_events e WHERE ${STEPS} AND ${KEY} = keys.k AND ${part.exact} ORDER BY e.id DESC LIMIT 1) FROM keys WHERE keys.k IS NOT NULL)`;
 }
 

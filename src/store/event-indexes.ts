@@ -44,32 +44,28 @@ function trusted(alias: string): string {
 }
 
 /**
- * The `step_done` rows the recap's failing commands and last test come from: every conclusive step (outcome
- * `passed` or `failed`) and every untrusted one. `json_extract` fails on malformed JSON, so it is only reached
- * through a CASE that validated the payload first.
- */
-export function stepTerm(alias: string): string {
-  const p = `${alias}payload_json`;
-  return `${alias}event_type = 'step_done' AND (CASE WHEN ${trusted(alias)} THEN json_extract(${p}, '$.outcome') IN ('passed', 'failed') ELSE ${p} IS NOT NULL END)`;
-}
-
-/**
- * The grouping key of a step: rows that share a key have the same command once normalized (recap/facts.ts
- * stepCommand) and the same test-runner flag, so the newest conclusive row of each key holds the newest conclusive
- * row of every command, and the newest test run. Keys may be finer than commands (the raw text, the message
- * fallback, an untrusted row of its own): the recap groups them again in JavaScript. The first letter keeps the
- * kinds apart; an untrusted key is its payload's length, the payload and the message, so it is unambiguous.
+ * The grouping key of a `step_done` row for the recap's failing commands and last test. Rows that share a key have
+ * the same command once normalized (recap/facts.ts stepCommand), the same test-runner flag and a conclusive outcome
+ * (`passed`/`failed`), so the newest row of each key holds the newest conclusive row of every command, and the
+ * newest test run. Keys may be finer than commands (the raw text, the message fallback, an untrusted row of its
+ * own): the recap groups them again in JavaScript. First letters: `c`/`t` conclusive (`t` a test run), then `$`
+ * the payload's command or `m` the message; `u` an untrusted row (its payload's length, payload and message, so it
+ * is unambiguous); `z`, the one key of every step no fact reads (no payload, an outcome that is not conclusive),
+ * which the recap never enumerates. `json_extract` fails on malformed JSON, so it is only reached through a CASE
+ * that validated the payload first.
  */
 export function stepKey(alias: string): string {
   const p = `${alias}payload_json`;
-  const m = `${alias}message`;
-  const test = `json_type(${p}, '$.test_runner') = 'true'`;
-  return `(CASE WHEN ${trusted(alias)} THEN
-    CASE WHEN json_type(${p}, '$.command') = 'text' AND json_extract(${p}, '$.command') <> ''
-      THEN (CASE WHEN ${test} THEN 't' ELSE 'c' END) || json_extract(${p}, '$.command')
-      ELSE (CASE WHEN ${test} THEN 'T' ELSE 'M' END) || ${m} END
-    ELSE 'u' || length(COALESCE(${p}, '')) || ':' || COALESCE(${p}, '') || ${m} END)`;
+  return `(CASE WHEN ${p} IS NULL THEN 'z' WHEN ${trusted(alias)} THEN
+    CASE WHEN json_extract(${p}, '$.outcome') IN ('passed', 'failed')
+      THEN (CASE WHEN json_type(${p}, '$.test_runner') = 'true' THEN 't' ELSE 'c' END)
+        || (CASE WHEN json_type(${p}, '$.command') = 'text' AND json_extract(${p}, '$.command') <> '' THEN '$' || json_extract(${p}, '$.command') ELSE 'm' || ${alias}message END)
+      ELSE 'z' END
+    ELSE 'u' || length(${p}) || ':' || ${p} || ${alias}message END)`;
 }
+
+/** The keys of the steps a fact can come from (see stepKey). */
+export const STEP_KEYS_BELOW = "'z'";
 
 /** Events whose type names a handoff (`handoff`, `live_handoff`, …), as runtime:status counts them. */
 export const HANDOFF_TERM = "event_type LIKE '%handoff%'";
@@ -98,7 +94,7 @@ export function scopeTerm(alias: string): string {
 export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id)",
   "CREATE INDEX IF NOT EXISTS idx_execution_events_source_type ON execution_events(source, event_type, created_at)",
-  `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_steps ON execution_events(${scopeTerm("")}, ${stepKey("")}, id) WHERE ${stepTerm("")}`,
+  `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_steps ON execution_events(${scopeTerm("")}, ${stepKey("")}, id) WHERE event_type = 'step_done'`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_plans ON execution_events(${scopeTerm("")}, id) WHERE event_type = 'note' AND ${planNoteTerm("")}`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_notes ON execution_events(${scopeTerm("")}, id) WHERE run_key IS NOT NULL AND ${noteTerm("")}`,
   "CREATE INDEX IF NOT EXISTS idx_execution_events_unsessioned ON execution_events(run_key, id) WHERE harness_session_id IS NULL",
