@@ -1,13 +1,12 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
+import { USAGE_DEFAULT_DAYS } from "../usage/window.ts";
 
 /** `aioson context:usage` (spec 7): always exit 0; a missing store means "nothing recorded". */
 
-const DEFAULT_DAYS = 30;
-
 function sinceDays(value: unknown): number {
-  if (typeof value !== "string" || !/^\d+(\.\d+)?$/.test(value.trim())) return DEFAULT_DAYS;
+  if (typeof value !== "string" || !/^\d+(\.\d+)?$/.test(value.trim())) return USAGE_DEFAULT_DAYS;
   const days = Number(value);
-  return days > 0 ? days : DEFAULT_DAYS;
+  return days > 0 ? days : USAGE_DEFAULT_DAYS;
 }
 
 const command = defineCommand({

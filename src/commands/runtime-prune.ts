@@ -1,10 +1,9 @@
 import { defineCommand } from "../cli/command.ts";
-import { CommandError, printJson, printLines } from "../core/output.ts";
+import { printJson, printLines } from "../core/output.ts";
 import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { formatPruneReport, retentionMs } from "../runtime/prune.ts";
-import { storeMissingMessage } from "../runtime/store-access.ts";
-import { closeStore, openStore } from "../store/db.ts";
-import { dbPath } from "../store/paths.ts";
+import { openStoreOrReport } from "../runtime/store-access.ts";
+import { closeStore } from "../store/db.ts";
 import { pruneStore } from "../store/prune.ts";
 
 export default defineCommand({
@@ -21,13 +20,8 @@ export default defineCommand({
     const root = userRoot(args.dir);
     if (args.auto) return (await import("../runtime/auto-prune.ts")).runAutoPrune(root);
     const olderThanMs = retentionMs(args["older-than"]);
-    const store = openStore(root, { mustExist: true });
-    if (!store) {
-      if (!args.json) throw new CommandError(storeMissingMessage(dbPath(root)));
-      printJson({ ok: false, error: "store_missing", dbPath: dbPath(root) });
-      process.exitCode = 1;
-      return;
-    }
+    const store = openStoreOrReport(root, args.json === true);
+    if (!store) return;
     try {
       const report = pruneStore(store, { olderThanMs, dryRun: args["dry-run"] === true, vacuum: args.vacuum === true && args["dry-run"] !== true });
       if (args.json) printJson({ ok: true, targetDir: root, dbPath: store.path, olderThanMs, ...report });

@@ -7,9 +7,9 @@
 import { logHookProblem } from "../core/hook-log.ts";
 import { lowerPriority } from "../core/priority.ts";
 import { closeStore, openStore } from "../store/db.ts";
-import { pruneStore } from "../store/prune.ts";
+import { DAY_MS, pruneStore } from "../store/prune.ts";
 import { PRUNE_EVERY_MS, setNextPrune } from "../store/prune-trigger.ts";
-import { DAY_MS, retentionSettings } from "./prune.ts";
+import { retentionSettings } from "./prune.ts";
 
 const COMMAND = "runtime:prune";
 /** Events removed per automatic run: about half a second of deletes at a million events, then their pages back. */

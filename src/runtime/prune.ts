@@ -2,10 +2,9 @@
 import * as v from "valibot";
 import { CommandError } from "../core/output.ts";
 import { userConfigSection } from "../core/user-config.ts";
-import { DEFAULT_RETENTION_DAYS, USAGE_DAYS, type PruneReport } from "../store/prune.ts";
+import { DAY_MS, DEFAULT_RETENTION_DAYS, USAGE_DAYS, type PruneReport } from "../store/prune.ts";
 import { durationMs, textOption } from "./args.ts";
 
-export const DAY_MS = 86_400_000;
 
 /**
  * The `retention` section of the user config: `{"retention": {"days": 90, "auto": false}}`. `days` is the default

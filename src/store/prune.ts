@@ -21,18 +21,19 @@ import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { boundaryOf, runMarkers } from "../recap/markers.ts";
 import { latestHarnessSession } from "../recap/rows.ts";
+import { LOAD_SOURCE, USAGE_DEFAULT_DAYS, USAGE_EVENT_TYPES } from "../usage/window.ts";
 import { withStoreTransaction, type Store } from "./db.ts";
 
 export const DEFAULT_RETENTION_DAYS = 30;
-/** context:usage's default window (spec 7.1): its rows are kept this long even with a shorter retention. */
-export const USAGE_DAYS = 30;
+/** context:usage's default window: its rows are kept this long even with a shorter retention. */
+export const USAGE_DAYS = USAGE_DEFAULT_DAYS;
 /** Newest rows of an open run kept whatever their age (live:status's recent events read up to 20). */
 const LIVE_TAIL = 20;
 const CHUNK = 2_000;
 const VACUUM_PAGES = 2_048;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
-const USAGE_TYPES: ReadonlySet<string> = new Set(["guard_injected", "brief_built", "session_ended", "session_closed", "agent_done"]);
+const USAGE_TYPES: ReadonlySet<string> = new Set(USAGE_EVENT_TYPES);
 
 export type PruneOptions = {
   olderThanMs: number;
@@ -143,7 +144,7 @@ function unexportedAfter(db: Database, cutoff: string): number {
 /** Whether an old row may go (see the module comment). */
 function removable(row: Row, p: Plan): boolean {
   if (p.tail.has(row.id) || row.id > p.unexported) return false;
-  const usage = USAGE_TYPES.has(row.event_type) || row.source === "context_load";
+  const usage = USAGE_TYPES.has(row.event_type) || row.source === LOAD_SOURCE;
   if (usage && row.created_at >= p.usageCutoff) return false;
   if (row.harness_session_id !== null) return p.expired.has(row.harness_session_id);
   if (row.run_key === null) return true;

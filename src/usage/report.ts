@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { parseJsonObject } from "../store/records.ts";
 import { oldestFirst, typesSince } from "../store/typed-events.ts";
+import { LOAD_SOURCE, SESSION_END_TYPES } from "./window.ts";
 import { emptyGuardUsage, guardUsage, guardUsageLines, type GuardUsage } from "./guard-recheck.ts";
 
 /** Spec 7: `context:usage` — what briefs offered, what was loaded, and whether guard injections were honoured. */
@@ -22,7 +23,6 @@ export type UsageReport = {
   guard: GuardUsage;
 };
 
-const SESSION_END_TYPES = ["session_ended", "session_closed", "agent_done"];
 const MAX_ARTIFACTS = 20;
 
 type Row = { agent_name: string | null; source: string; event_type: string; payload_json: string | null; created_at: string; id: number };
@@ -35,7 +35,7 @@ const COLUMNS = "agent_name, source, event_type, payload_json, created_at, id";
  */
 function windowRows(db: Database, since: string): Row[] {
   const briefs = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE source = 'context_brief' AND event_type = 'brief_built' AND created_at >= ?`).all(since) as Row[];
-  const loads = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE source = 'context_load' AND created_at >= ?`).all(since) as Row[];
+  const loads = db.query(`SELECT ${COLUMNS} FROM execution_events WHERE source = ? AND created_at >= ?`).all(LOAD_SOURCE, since) as Row[];
   const byId = new Map<number, Row>();
   for (const row of [...briefs, ...loads, ...typesSince<Row>(db, COLUMNS, SESSION_END_TYPES, since)]) byId.set(row.id, row);
   return [...byId.values()].sort(oldestFirst);
@@ -79,7 +79,7 @@ export function buildReport(root: string, db: Database, sinceDays: number, featu
       for (const path of new Set([...strings(payload.must_load), ...strings(payload.should_load)])) artifactOf(path).selected += 1;
       if (payload.confidence === "low") lowConfidence += 1;
       if (payload.generic_task === true) generic += 1;
-    } else if (row.source === "context_load") {
+    } else if (row.source === LOAD_SOURCE) {
       if (feature && payload.feature_slug !== undefined && payload.feature_slug !== feature) continue;
       loads += 1;
       agentOf(row.agent_name).loads += 1;
