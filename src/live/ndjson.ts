@@ -1,7 +1,7 @@
 import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
-import { appendProjectFile, assertProjectPath, rotateProjectFile } from "../core/project-fs.ts";
+import { appendProjectFile, assertProjectPath, isUnsafeProjectPath, rotateProjectFile } from "../core/project-fs.ts";
 import { openRegularFile, readBytes } from "../core/regular-file.ts";
 import { sessionDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
@@ -34,7 +34,8 @@ function rotateWhenFull(root: string, path: string): void {
   try {
     rotateProjectFile(root, path, NDJSON_CAP_BYTES);
   } catch (error) {
-    logHookProblem(root, "live", error);
+    // A refused path is reported once, by the append that follows.
+    if (!isUnsafeProjectPath(error)) logHookProblem(root, "live", error);
   }
 }
 

@@ -4,9 +4,9 @@
  * and starts a new one. The store stays the source of truth; session:guard reads the newest line of the two.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
+import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "../helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -72,6 +72,21 @@ describe("events.ndjson is rotated at 1 MiB", () => {
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--summary=after the cap"]).code).toBe(0);
     expect(lines(`${current}.1`)).toHaveLength(old);
     expect(lines(current).map((line) => line.summary)).toEqual(["after the cap"]);
+  });
+
+  test("a symlink where the rotated file goes is never written through: the file is not rotated, the line still appended", () => {
+    const project = tempProject();
+    emitWrite(project, "src/first.ts");
+    const current = join(sessionFolder(project), "events.ndjson");
+    const outside = join(tempDir("aioson-outside-"), "victim.txt");
+    writeFileSync(outside, "keep me\n");
+    symlinkSync(outside, `${current}.1`);
+    const old = fill(current, CAP + 10, "2026-01-01T00:00:00.000Z");
+    emitWrite(project, "src/after.ts");
+    expect(readFileSync(outside, "utf8")).toBe("keep me\n");
+    expect(lstatSync(`${current}.1`).isSymbolicLink()).toBe(true);
+    expect(lines(current)).toHaveLength(old + 1);
+    expect(lines(current).at(-1)?.summary).toBe("Write: src/after.ts");
   });
 
   test("session:guard reads the newest line: of the current file, else of the previous generation", () => {
