@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { runtimeDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
-import { appendProjectFile, rotateProjectFile } from "./project-fs.ts";
+import { appendProjectFile } from "./project-fs.ts";
 
 /** The log keeps two generations of at most this size, so a noisy failure can never fill a disk. */
 export const HOOK_LOG_MAX_BYTES = 256 * 1024;
@@ -26,11 +26,10 @@ export function logHookProblem(root: string | null, command: string, problem: un
   try {
     const path = hookLogPath(root);
     ensureRuntimeDir(root);
-    // Past the bound the log becomes `hooks.log.1` (replacing the older generation).
-    rotateProjectFile(root, path, HOOK_LOG_MAX_BYTES);
     // One line, no control characters: a message may quote project text, and people read this log in a terminal.
     const text = describe(problem).slice(0, MESSAGE_MAX).replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
-    appendProjectFile(root, path, `${new Date().toISOString()} ${command} ${text}\n`);
+    // Past the bound the log becomes `hooks.log.1` (replacing the older generation).
+    appendProjectFile(root, path, `${new Date().toISOString()} ${command} ${text}\n`, { rotateAbove: HOOK_LOG_MAX_BYTES });
   } catch {
     // The log is best effort: a hook must never fail because its diagnostics could not be written.
   }

@@ -164,12 +164,29 @@ export function assertProjectFile(root: string, path: string, action: FileAction
  * flags, as cheap as the plain append the hook path made before (an open descriptor written through cost a hook
  * 0.05-0.1 ms more).
  */
-export function appendProjectFile(root: string, path: string, data: string): void {
+export function appendProjectFile(root: string, path: string, data: string, options: { rotateAbove?: number } = {}): void {
   ensureProjectDir(root, dirname(path));
   const stat = assertLeaf(root, path);
   if (stat !== null && !stat.isFile()) throw new UnsafeProjectPathError(path, "not a regular file");
   if (stat !== null && stat.nlink > 1) throw new UnsafeProjectPathError(path, "the file has other hard links");
+  // The bounded files (hooks.log, a session's events.ndjson): the same lstat says when the file is full.
+  if (stat !== null && options.rotateAbove !== undefined && stat.size > options.rotateAbove) rotate(root, path);
   appendFileSync(path, data, { flag: openFlags(constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW), mode: 0o644 });
+}
+
+/**
+ * A full file becomes `<path>.1`, replacing the older generation: one rename inside its folder, never through a
+ * symlink there (refused, the file then grows on). A rename that fails (a Windows reader holding the file) leaves it
+ * for the next append; the append goes ahead either way.
+ */
+function rotate(root: string, path: string): void {
+  try {
+    const older = `${path}.1`;
+    assertProjectPath(root, older);
+    renameSync(path, older);
+  } catch {
+    // The next append tries again.
+  }
 }
 
 /**
@@ -296,23 +313,4 @@ export function readProjectFile(root: string, path: string, maxBytes: number): s
   if (!stat.isFile()) throw new UnsafeProjectPathError(path, "not a regular file", "read");
   if (stat.size > maxBytes) throw new UnsafeProjectPathError(path, `larger than ${maxBytes} bytes`, "read");
   return readFileSync(path, "utf8");
-}
-
-/** The size of a project file, or null when it does not exist (hook-log rotation); follows nothing. */
-export function projectFileSize(root: string, path: string): number | null {
-  const stat = assertProjectPath(root, path);
-  return stat?.isFile() ? stat.size : null;
-}
-
-/**
- * Past `maxBytes` a project file becomes `<path>.1`, replacing the older generation: one rename inside its folder
- * (a symlink there is replaced, never followed), so the bounded files of a project (hooks.log, a session's
- * events.ndjson) keep two generations at most.
- */
-export function rotateProjectFile(root: string, path: string, maxBytes: number): void {
-  const size = projectFileSize(root, path);
-  if (size === null || size <= maxBytes) return;
-  const older = `${path}.1`;
-  assertProjectPath(root, older);
-  renameSync(path, older);
 }

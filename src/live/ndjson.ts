@@ -1,7 +1,7 @@
 import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
-import { appendProjectFile, assertProjectPath, isUnsafeProjectPath, rotateProjectFile } from "../core/project-fs.ts";
+import { appendProjectFile, assertProjectPath } from "../core/project-fs.ts";
 import { openRegularFile, readBytes } from "../core/regular-file.ts";
 import { sessionDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
@@ -25,20 +25,6 @@ export function rotatedNdjsonPath(root: string, sessionKey: string): string {
   return `${ndjsonPath(root, sessionKey)}.1`;
 }
 
-/**
- * Moves a full file aside before the next append (project-fs rotateProjectFile). Parallel appenders that still hold
- * the old file write their line into the rotated one; a rename that fails (a Windows reader holding the file) is
- * tried again at the next append, which goes ahead meanwhile.
- */
-function rotateWhenFull(root: string, path: string): void {
-  try {
-    rotateProjectFile(root, path, NDJSON_CAP_BYTES);
-  } catch (error) {
-    // A refused path is reported once, by the append that follows.
-    if (!isUnsafeProjectPath(error)) logHookProblem(root, "live", error);
-  }
-}
-
 /** Spec 2.7: strings in lines are capped at 500 characters (497 + `...`). */
 export function capLineText(text: string): string {
   return text.length > NDJSON_TEXT_MAX ? `${text.slice(0, NDJSON_TEXT_MAX - 3)}...` : text;
@@ -54,8 +40,8 @@ export function appendNdjson(root: string, sessionKey: string, lines: readonly R
   try {
     const path = ndjsonPath(root, sessionKey);
     ensureRuntimeDir(root, sessionDir(root, sessionKey));
-    rotateWhenFull(root, path);
-    appendProjectFile(root, path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    // A full file moves aside first (project-fs): an appender that still holds it writes its line there.
+    appendProjectFile(root, path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""), { rotateAbove: NDJSON_CAP_BYTES });
     return true;
   } catch (error) {
     logHookProblem(root, "live", error);
