@@ -45,11 +45,14 @@ export type RunOptions = {
   timeoutMs?: number;
 };
 
-/** The environment a hook sees in tests: a temp HOME and none of the developer's AIOSON_* settings. */
+/**
+ * The environment a hook sees in tests: a temp HOME and none of the developer's AIOSON_* settings, nor the kill switch
+ * (`AIOSON`) or `FORCE_COLOR`, which would colour the plain output the tests read.
+ */
 export function testEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("AIOSON_") && !key.startsWith("CLAUDE_") && key !== "CODEX_HOME" && key !== "XDG_CONFIG_HOME") env[key] = value;
+    if (value !== undefined && !key.startsWith("AIOSON_") && !key.startsWith("CLAUDE_") && !["AIOSON", "FORCE_COLOR", "CODEX_HOME", "XDG_CONFIG_HOME"].includes(key)) env[key] = value;
   }
   env.HOME = home;
   env.USERPROFILE = home;

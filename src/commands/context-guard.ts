@@ -47,6 +47,13 @@ const command = defineCommand({
     json: { type: "boolean", alias: "j", default: false, description: "Print the wire payload" },
   },
   async run({ args }) {
+    const { hooksSwitchedOff } = await import("../core/switch.ts");
+    if (hooksSwitchedOff()) {
+      // Switched off (AIOSON=0): the answer of a write no rule governs, before the event or the project is read.
+      console.log(args.json ? await wireText(args.tool, {}) : "context:guard: switched off (AIOSON=0) — no rule checked");
+      process.exitCode = 0;
+      return;
+    }
     const { resolveUserRoot, isProjectRoot } = await import("../core/project-root.ts");
     let root: string | null = null;
     let result: { payload: object; rules: string[]; confidence: string | null; denied?: boolean } = { payload: {}, rules: [], confidence: null };

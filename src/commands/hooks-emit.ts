@@ -1,6 +1,7 @@
 import type { CommandDef } from "citty";
 import { agentOption } from "../core/agent.ts";
 import { printJson } from "../core/output.ts";
+import { hooksSwitchedOff } from "../core/switch.ts";
 import { runHooksEmit } from "../emit/pipeline.ts";
 
 function stringArg(value: unknown): string | undefined {
@@ -23,6 +24,11 @@ const command: CommandDef = {
   },
   async run({ args }) {
     let result: Record<string, unknown>;
+    if (hooksSwitchedOff()) {
+      if (args.json) printJson({ ok: true, skipped: true, reason: "switched-off" });
+      process.exitCode = 0;
+      return;
+    }
     try {
       result = await runHooksEmit({
         dir: typeof args.dir === "string" && args.dir !== "" ? args.dir : process.cwd(),

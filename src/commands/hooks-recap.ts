@@ -5,6 +5,7 @@ import { harnessSessionId } from "../core/labels.ts";
 import { printJson } from "../core/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
+import { hooksSwitchedOff } from "../core/switch.ts";
 import { recapOutput } from "../recap/envelope.ts";
 
 const COMMAND = "hooks:recap";
@@ -76,7 +77,8 @@ const command = defineCommand({
   async run({ args }) {
     const json = args.json === true;
     const source = option(args.source)?.toLowerCase() ?? "claude";
-    const root = resolveHookRoot(typeof args.dir === "string" && args.dir ? args.dir : process.cwd());
+    // Switched off (AIOSON=0): the answer of a recap with nothing to inject, and no walk for the project root.
+    const root = hooksSwitchedOff() ? null : resolveHookRoot(typeof args.dir === "string" && args.dir ? args.dir : process.cwd());
     let text: string | null = null;
     if (root) {
       try {

@@ -7,6 +7,7 @@ import { defineCommand, type ArgsDef, type CommandDef } from "../cli/command.ts"
 import { isAbsolute, resolve } from "node:path";
 import { stripQuotes } from "../core/agent.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
+import { hooksSwitchedOff } from "../core/switch.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { inScope, loadGuardSection, type GuardName, type GuardSection } from "./config.ts";
@@ -83,20 +84,25 @@ async function judgeOne(spec: GuardSpec, prepared: Prepared): Promise<{ decision
 export async function runGuard(spec: GuardSpec, args: Record<string, unknown>): Promise<void> {
   const idle = spec.idle ?? PASS;
   let root: string | null = null;
-  let harness: Harness = "claude";
+  // Until the payload says otherwise, the dialect the hook line names: a guard that is switched off or fails before
+  // it has read the payload still answers in it (an empty answer is a deny to Antigravity's PreToolUse).
+  let harness: Harness = detectHarness(args.tool ?? args.source, null);
   let event = spec.events[0] ?? "";
   let decision: Decision = idle;
   let render: RenderOptions = {};
-  try {
-    const prepared = await prepare(args);
-    root = prepared.root;
-    harness = prepared.harness;
-    const named = eventName(prepared.payload);
-    if (named && spec.events.includes(named)) event = named;
-    ({ decision, render } = await judgeOne(spec, prepared));
-  } catch (error) {
-    logHookProblem(root, `guard:${spec.name}`, error);
-    decision = idle;
+  // Switched off (AIOSON=0): the idle answer, with stdin and the project left unread.
+  if (!hooksSwitchedOff()) {
+    try {
+      const prepared = await prepare(args);
+      root = prepared.root;
+      harness = prepared.harness;
+      const named = eventName(prepared.payload);
+      if (named && spec.events.includes(named)) event = named;
+      ({ decision, render } = await judgeOne(spec, prepared));
+    } catch (error) {
+      logHookProblem(root, `guard:${spec.name}`, error);
+      decision = idle;
+    }
   }
   const text = renderDecision(harness, event, decision.kind === "pass" ? idle : decision, render);
   if (text !== null) console.log(text);
@@ -122,6 +128,8 @@ async function recordDecision(root: string, guard: GuardName, decision: Decision
  * of several blocking Stop answers (Copilot CLI, real-harnesses §5). A guard that fails is logged and passes.
  */
 export async function runStopGuards(specs: readonly GuardSpec[], args: Record<string, unknown>): Promise<void> {
+  // Switched off (AIOSON=0): no reason to join, so nothing to say.
+  if (hooksSwitchedOff()) return;
   let root: string | null = null;
   let harness: Harness = "claude";
   const reasons: string[] = [];
