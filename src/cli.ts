@@ -1,18 +1,22 @@
 import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
-import { parseArgs } from "./cli/args.ts";
+import { declaredOptions, parseCommandArgs } from "./cli/args.ts";
 import { versionLine } from "./core/version.ts";
 
 type Area = "Hooks" | "Context" | "Sessions" | "Runtime" | "Project" | "Guards";
-type Entry = { name: string; area: Area; description: string; load: () => Promise<{ default: CommandDef }> };
+/**
+ * `hook`: called by a harness, not a person. It exits 0 whatever it is given: an option it does not know is ignored
+ * (a person's command refuses it with a suggestion), and `AIOSON=0` switches it to its no-op answer (core/switch.ts).
+ */
+type Entry = { name: string; area: Area; description: string; hook?: true; load: () => Promise<{ default: CommandDef }> };
 
 /** Every command, loaded lazily so that a hook pays only for the command it runs. */
 const COMMANDS: readonly Entry[] = [
   { name: "hooks:install", area: "Hooks", description: "Wire aioson into each harness's hook configuration", load: () => import("./commands/hooks-install.ts") },
   { name: "hooks:uninstall", area: "Hooks", description: "Remove aioson's handlers from each harness's configuration", load: () => import("./commands/hooks-uninstall.ts") },
-  { name: "hooks:emit", area: "Hooks", description: "Record a harness hook event (reads the payload on stdin)", load: () => import("./commands/hooks-emit.ts") },
-  { name: "hooks:recap", area: "Hooks", description: "Rebuild the post-compaction checkpoint from recorded events", load: () => import("./commands/hooks-recap.ts") },
+  { name: "hooks:emit", area: "Hooks", description: "Record a harness hook event (reads the payload on stdin)", hook: true, load: () => import("./commands/hooks-emit.ts") },
+  { name: "hooks:recap", area: "Hooks", description: "Rebuild the post-compaction checkpoint from recorded events", hook: true, load: () => import("./commands/hooks-recap.ts") },
   { name: "hooks:doctor", area: "Hooks", description: "Check that the installed hooks really fire, with a fix for each problem", load: () => import("./commands/hooks-doctor.ts") },
-  { name: "context:guard", area: "Context", description: "Inject the project rules that govern a pending file write", load: () => import("./commands/context-guard.ts") },
+  { name: "context:guard", area: "Context", description: "Inject the project rules that govern a pending file write", hook: true, load: () => import("./commands/context-guard.ts") },
   { name: "context:brief", area: "Context", description: "Select the project rules relevant to a task", load: () => import("./commands/context-brief.ts") },
   { name: "context:usage", area: "Context", description: "Report whether injected rules were honoured", load: () => import("./commands/context-usage.ts") },
   { name: "session:guard", area: "Sessions", description: "Supervise the agent's session and close it when idle", load: () => import("./commands/session-guard.ts") },
@@ -27,17 +31,17 @@ const COMMANDS: readonly Entry[] = [
   { name: "otel:export", area: "Runtime", description: "Send the recorded events not sent yet to an OpenTelemetry collector (OTLP)", load: () => import("./commands/otel-export.ts") },
   { name: "init", area: "Project", description: "Create a minimal AIOSON project and install its hooks", load: () => import("./commands/init.ts") },
   { name: "update", area: "Project", description: "Re-install the hooks and migrate the store", load: () => import("./commands/update.ts") },
-  { name: "guard:pre-commit-guard", area: "Guards", description: "Judge git commands before they run (Conventional Commits, push/tag ask)", load: () => import("./commands/guard-pre-commit-guard.ts") },
-  { name: "guard:verify-claims", area: "Guards", description: "Block a stop whose message names paths no tool touched", load: () => import("./commands/guard-verify-claims.ts") },
-  { name: "guard:context-confidence-check", area: "Guards", description: "Require tool evidence for medium/low confidence rows", load: () => import("./commands/guard-context-confidence-check.ts") },
-  { name: "guard:stop-checklist", area: "Guards", description: "Remind the agent of the project's stop checklist", load: () => import("./commands/guard-stop-checklist.ts") },
-  { name: "guard:output-format", area: "Guards", description: "Remind the agent of the project's output format", load: () => import("./commands/guard-output-format.ts") },
-  { name: "guard:skill-feedback", area: "Guards", description: "Ask for feedback on the skills used in the turn", load: () => import("./commands/guard-skill-feedback.ts") },
-  { name: "guard:stop-guards", area: "Guards", description: "Run several Stop guards in one hook and join their reasons", load: () => import("./commands/guard-stop-guards.ts") },
-  { name: "guard:subagent-audit", area: "Guards", description: "Log every sub-agent start", load: () => import("./commands/guard-subagent-audit.ts") },
-  { name: "guard:lesson-injector", area: "Guards", description: "Inject matching lessons into the prompt", load: () => import("./commands/guard-lesson-injector.ts") },
-  { name: "guard:session-context", area: "Guards", description: "Inject project and git context at session start", load: () => import("./commands/guard-session-context.ts") },
-  { name: "guard:context-save", area: "Guards", description: "Save a session snapshot before compaction", load: () => import("./commands/guard-context-save.ts") },
+  { name: "guard:pre-commit-guard", area: "Guards", description: "Judge git commands before they run (Conventional Commits, push/tag ask)", hook: true, load: () => import("./commands/guard-pre-commit-guard.ts") },
+  { name: "guard:verify-claims", area: "Guards", description: "Block a stop whose message names paths no tool touched", hook: true, load: () => import("./commands/guard-verify-claims.ts") },
+  { name: "guard:context-confidence-check", area: "Guards", description: "Require tool evidence for medium/low confidence rows", hook: true, load: () => import("./commands/guard-context-confidence-check.ts") },
+  { name: "guard:stop-checklist", area: "Guards", description: "Remind the agent of the project's stop checklist", hook: true, load: () => import("./commands/guard-stop-checklist.ts") },
+  { name: "guard:output-format", area: "Guards", description: "Remind the agent of the project's output format", hook: true, load: () => import("./commands/guard-output-format.ts") },
+  { name: "guard:skill-feedback", area: "Guards", description: "Ask for feedback on the skills used in the turn", hook: true, load: () => import("./commands/guard-skill-feedback.ts") },
+  { name: "guard:stop-guards", area: "Guards", description: "Run several Stop guards in one hook and join their reasons", hook: true, load: () => import("./commands/guard-stop-guards.ts") },
+  { name: "guard:subagent-audit", area: "Guards", description: "Log every sub-agent start", hook: true, load: () => import("./commands/guard-subagent-audit.ts") },
+  { name: "guard:lesson-injector", area: "Guards", description: "Inject matching lessons into the prompt", hook: true, load: () => import("./commands/guard-lesson-injector.ts") },
+  { name: "guard:session-context", area: "Guards", description: "Inject project and git context at session start", hook: true, load: () => import("./commands/guard-session-context.ts") },
+  { name: "guard:context-save", area: "Guards", description: "Save a session snapshot before compaction", hook: true, load: () => import("./commands/guard-context-save.ts") },
 ];
 
 const AREAS: readonly Area[] = ["Hooks", "Context", "Sessions", "Runtime", "Project", "Guards"];
@@ -47,16 +51,20 @@ export function findCommand(token: string): Entry | undefined {
   return COMMANDS.find((entry) => entry.name === token || entry.name.replace(":", "-") === token);
 }
 
-function rootHelp(): string {
+/** The commands by area, as `aioson --help` lists them. */
+function commandList(): string[] {
   const width = Math.max(...COMMANDS.map((entry) => entry.name.length));
-  const lines = [versionLine(), "", "Usage: aioson <command> [dir] [--flag[=value]] ...", ""];
+  const lines: string[] = [];
   for (const area of AREAS) {
     lines.push(`${area}:`);
     for (const entry of COMMANDS.filter((e) => e.area === area)) lines.push(`  ${entry.name.padEnd(width)}  ${entry.description}`);
     lines.push("");
   }
-  lines.push("Run `aioson <command> --help` for a command's options.");
-  return lines.join("\n");
+  return lines;
+}
+
+function rootHelp(): string {
+  return [versionLine(), "", "Usage: aioson <command> [dir] [--flag[=value]] ...", "", ...commandList(), "Run `aioson <command> --help` for a command's options."].join("\n");
 }
 
 const HELP_FLAGS = new Set(["--help", "-h", "help"]);
@@ -74,11 +82,13 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const token = argv[commandIndex] as string;
   const entry = findCommand(token);
-  if (!entry) {
-    console.error(`Error: Unknown command: ${token}. Run \`aioson --help\` for the list.`);
-    return 1;
-  }
   const rawArgs = [...argv.slice(0, commandIndex), ...argv.slice(commandIndex + 1)];
+  const json = rawArgs.includes("--json") || rawArgs.includes("-j");
+  if (!entry) {
+    const { unknownCommandError } = await import("./cli/suggest.ts");
+    const { reportError } = await import("./human/output.ts");
+    return reportError(unknownCommandError(token, COMMANDS.map((e) => e.name), commandList()), token, json);
+  }
   const command = (await entry.load()).default;
   if (rawArgs.some((arg) => arg === "--help" || arg === "-h")) {
     const { renderUsage } = await import("citty");
@@ -86,11 +96,16 @@ async function run(argv: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    const argsDef = typeof command.args === "function" ? await command.args() : await command.args;
-    await command.run?.({ rawArgs: [...rawArgs], args: parseArgs(rawArgs, argsDef ?? {}) as ParsedArgs<ArgsDef>, cmd: command });
+    const argsDef = (typeof command.args === "function" ? await command.args() : await command.args) ?? {};
+    const { args, unknown } = parseCommandArgs(rawArgs, argsDef);
+    if (unknown.length > 0 && !entry.hook) {
+      const { unknownOptionsError } = await import("./cli/suggest.ts");
+      throw unknownOptionsError(entry.name, unknown, declaredOptions(argsDef));
+    }
+    await command.run?.({ rawArgs: [...rawArgs], args: args as ParsedArgs<ArgsDef>, cmd: command });
   } catch (error) {
-    const { reportError } = await import("./core/output.ts");
-    return reportError(error, entry.name, rawArgs.includes("--json") || rawArgs.includes("-j"));
+    const { reportError } = await import("./human/output.ts");
+    return reportError(error, entry.name, json);
   }
   return typeof process.exitCode === "number" ? process.exitCode : 0;
 }

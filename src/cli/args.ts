@@ -13,6 +13,9 @@ const GLOBAL_SHORT: Readonly<Record<string, string>> = { j: "json", d: "dry-run"
 
 export type ParsedArgs = Record<string, unknown> & { _: string[] };
 
+/** Accepted after any command: `--help` is answered before parsing, `--version` changes nothing there. */
+const ALWAYS_KNOWN: ReadonlySet<string> = new Set(["help", "h", "version", "v"]);
+
 function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
@@ -37,16 +40,25 @@ function declaredArgs(def: ArgsDef): Declared[] {
 
 /** Parses `rawArgs` (the command token already removed) against a command's declared args. */
 export function parseArgs(rawArgs: readonly string[], def: ArgsDef = {}): ParsedArgs {
+  return parseCommandArgs(rawArgs, def).args;
+}
+
+/**
+ * The parsed args, and the options the command does not declare, as typed (`--dryrun`, `-x`): a person's command
+ * refuses them (cli.ts), a hook ignores them.
+ */
+export function parseCommandArgs(rawArgs: readonly string[], def: ArgsDef = {}): { args: ParsedArgs; unknown: string[] } {
   const declared = declaredArgs(def);
   const byFlag = new Map<string, Declared>();
   for (const arg of declared) {
     if (arg.type === "positional") continue;
-    for (const flag of [arg.name, kebab(arg.name), ...arg.aliases]) byFlag.set(flag, arg);
+    for (const flag of [arg.name, kebab(arg.name), camel(arg.name), ...arg.aliases]) byFlag.set(flag, arg);
   }
   const isBoolean = (flag: string) => byFlag.get(flag)?.type === "boolean" || GLOBAL_SWITCHES.has(flag);
   const values: Record<string, unknown> = {};
   const positionals: string[] = [];
-  const set = (flag: string, value: unknown) => {
+  const unknown: string[] = [];
+  const set = (flag: string, value: unknown, typed: string) => {
     const arg = byFlag.get(flag);
     if (arg) {
       values[arg.name] = arg.type === "boolean" && typeof value === "string" ? value !== "false" : value;
@@ -56,6 +68,8 @@ export function parseArgs(rawArgs: readonly string[], def: ArgsDef = {}): Parsed
       values[(byFlag.get(flag.slice(3)) as Declared).name] = false;
       return;
     }
+    // `-1` is a negative number given to a flag that took no value, not an option.
+    if (!ALWAYS_KNOWN.has(flag) && !/^-\d$/.test(typed) && !unknown.includes(typed)) unknown.push(typed);
     values[flag] = value;
   };
 
@@ -69,15 +83,15 @@ export function parseArgs(rawArgs: readonly string[], def: ArgsDef = {}): Parsed
       const body = token.slice(2);
       const eq = body.indexOf("=");
       if (eq >= 0) {
-        set(body.slice(0, eq), body.slice(eq + 1));
+        set(body.slice(0, eq), body.slice(eq + 1), `--${body.slice(0, eq)}`);
         continue;
       }
       const next = rawArgs[i + 1];
       if (!isBoolean(body) && next !== undefined && !next.startsWith("-")) {
-        set(body, next);
+        set(body, next, token);
         i++;
       } else {
-        set(body, true);
+        set(body, true, token);
       }
       continue;
     }
@@ -87,10 +101,10 @@ export function parseArgs(rawArgs: readonly string[], def: ArgsDef = {}): Parsed
       const flag = arg ? arg.name : GLOBAL_SHORT[short] ?? short;
       const next = rawArgs[i + 1];
       if (arg && arg.type !== "boolean" && next !== undefined && !next.startsWith("-")) {
-        set(flag, next);
+        set(flag, next, token);
         i++;
       } else {
-        set(flag, true);
+        set(flag, true, token);
       }
       continue;
     }
@@ -110,5 +124,12 @@ export function parseArgs(rawArgs: readonly string[], def: ArgsDef = {}): Parsed
     if (key === "_") continue;
     for (const variant of [camel(key), kebab(key)]) if (!(variant in parsed)) parsed[variant] = parsed[key];
   }
-  return parsed;
+  return { args: parsed, unknown };
+}
+
+/** Every option a command declares, as people type it (`--dry-run`, `--no-guard` for a switch on by default). */
+export function declaredOptions(def: ArgsDef = {}): string[] {
+  return declaredArgs(def)
+    .filter((arg) => arg.type !== "positional")
+    .map((arg) => (arg.type === "boolean" && arg.default === true ? `--no-${kebab(arg.name)}` : `--${kebab(arg.name)}`));
 }

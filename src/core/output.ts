@@ -10,22 +10,19 @@ export function printLines(lines: readonly string[]): void {
   if (lines.length > 0) console.log(lines.join("\n"));
 }
 
-/** A failure meant for a person: `Error: <message>` on stderr and exit status 1 (spec 0.3). */
+/**
+ * A failure meant for a person: `Error: <message>` on stderr and exit status 1 (spec 0.3), printed by
+ * src/human/output.ts. `hint` says what to run next, on its own line under it; the `--json` envelope, whose shape the
+ * spec fixes, carries only the message.
+ */
 export class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-    readonly details: Record<string, unknown> = {},
-  ) {
+  readonly exitCode: number;
+  readonly hint: string | null;
+
+  constructor(message: string, options: { exitCode?: number; hint?: string } = {}) {
     super(message);
     this.name = "CommandError";
+    this.exitCode = options.exitCode ?? 1;
+    this.hint = options.hint ?? null;
   }
-}
-
-export function reportError(error: unknown, command: string, json: boolean): number {
-  const message = error instanceof Error ? error.message : String(error);
-  const exitCode = error instanceof CommandError ? error.exitCode : 1;
-  if (json) printJson({ ok: false, error: { code: "command_error", message, command } });
-  else console.error(`Error: ${message}`);
-  return exitCode;
 }

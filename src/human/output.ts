@@ -1,0 +1,156 @@
+/**
+ * Output for the commands people read (install, doctor, init, status…), through consola. Never imported by a
+ * hook-facing command: `scripts/hook-modules.ts` fails the benchmark and the tests when a hook could load it.
+ *
+ * consola's core (`consola/core`, ≈ 0.5 ms) with a reporter of ours, not its default entry (≈ 14 ms: its fancy
+ * reporter, std-env and `process.stdout`, which alone costs a compiled Bun binary about 8 ms): the wording and marks
+ * of the spec's lines (`  ✓ Claude Code — …`, `  ⚠ …`, spec 9.11) are the text itself and are printed as they are;
+ * on a terminal the reporter only adds colour — the mark of each kind of line, titles, rules, commands to run.
+ * With `NO_COLOR`, `CI`, `TERM=dumb` or a stream that is not a terminal, the bytes are exactly the plain text
+ * (`FORCE_COLOR` asks for colour anyway; `NO_COLOR` wins). Every line goes through terminalText first: what a line
+ * quotes may come from a hostile project, and must not drive the terminal.
+ */
+import { createConsola, type ConsolaInstance, type LogObject, type LogType } from "consola/core";
+import { isatty } from "node:tty";
+import { CommandError, printJson } from "../core/output.ts";
+import { terminalText } from "../text/terminal.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function set(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+/** Colour for one stream (1 stdout, 2 stderr): https://no-color.org, then FORCE_COLOR, then CI, TERM and the TTY. */
+export function colourFor(fd: 1 | 2, env: Env = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (set(env.FORCE_COLOR)) return true;
+  if (set(env.CI) || env.TERM === "dumb") return false;
+  return isatty(fd);
+}
+
+/** A redrawn line (progress) only where a person watches it: a terminal, not CI, not a dumb terminal. */
+export function interactive(fd: 1 | 2, env: Env = process.env): boolean {
+  return !set(env.CI) && env.TERM !== "dumb" && isatty(fd);
+}
+
+/** SGR pairs; consola/utils' `colors` are decided once, for stdout only and without CI, so they are not used. */
+const SGR = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], magenta: [35, 39] } as const;
+type Paint = keyof typeof SGR;
+
+function paint(style: Paint, text: string): string {
+  const [open, close] = SGR[style];
+  return `\x1b[${open}m${text}\x1b[${close}m`;
+}
+
+/** The spec's marks are the kind of a line: `✓` done, `⚠` a warning, `✗` a failure, `•`/`·` information. */
+const MARK = /^(\s*)(✓|⚠|✗|•|·|ℹ|\[dry-run\])(?=\s|$)/;
+const KIND_OF_MARK: Readonly<Record<string, LogType>> = { "✓": "success", "⚠": "warn", "✗": "fail", "•": "info", "·": "info", "ℹ": "info", "[dry-run]": "info" };
+/** The icon a colour terminal shows before a message that carries no mark of its own. */
+const ICON: Partial<Record<LogType, string>> = { success: "✓", warn: "⚠", error: "✗", info: "ℹ" };
+const COLOUR_OF: Partial<Record<LogType, Paint>> = { success: "green", warn: "yellow", fail: "red", error: "red", info: "cyan" };
+const RULE = /^─+$/;
+/** Tag of a line that heads a block (the one above a rule). */
+const TITLE = "title";
+
+/** A command's own prefix on its event lines (`[session:guard] Session started: …`, spec 10.3). */
+const PREFIX = /^\[[a-z]+:[a-z-]+\] /;
+
+export function kindOf(line: string): LogType {
+  const text = line.replace(PREFIX, "");
+  const mark = MARK.exec(text)?.[2];
+  if (mark) return KIND_OF_MARK[mark] ?? "log";
+  if (text.startsWith("Error: ")) return "error";
+  if (text.startsWith("Warning: ")) return "warn";
+  return "log";
+}
+
+/** What a line looks like on a colour terminal: its wording untouched, its mark, prefix, title, rule and commands coloured. */
+export function colourLine(line: string, type: LogType, tag: string): string {
+  if (RULE.test(line)) return paint("dim", line);
+  if (tag === TITLE) return paint("bold", line);
+  const colour = COLOUR_OF[type];
+  const prefix = PREFIX.exec(line)?.[0] ?? "";
+  let text = line.slice(prefix.length);
+  const mark = MARK.exec(text);
+  if (mark && colour) text = `${mark[1]}${paint(mark[2] === "[dry-run]" ? "magenta" : colour, mark[2] as string)}${text.slice(mark[0].length)}`;
+  else if (colour && /^(Error|Warning):/.test(text)) text = text.replace(/^(Error|Warning):/, (label) => paint("bold", paint(colour, label)));
+  text = text.replace(/^(\s+)(fix:)/, (_m, indent: string, label: string) => `${indent}${paint("dim", label)}`);
+  // Commands to run: `quoted`, or the `aioson …` a line ends with ("To verify: aioson live:status . --agent=dev").
+  text = text.replace(/`([^`]+)`/g, (_m, inner: string) => `\`${paint("cyan", inner)}\``);
+  text = text.replace(/(: )(aioson [^`]+)$/, (_m, sep: string, command: string) => `${sep}${paint("cyan", command)}`);
+  return prefix ? `${paint("dim", prefix.trimEnd())} ${text}` : text;
+}
+
+function reporter(write: (text: string) => void, colour: boolean) {
+  return {
+    log(logObj: LogObject): void {
+      const text = terminalText(logObj.args.map(String).join(" "));
+      write(colour ? colourLine(text, logObj.type, logObj.tag) : text);
+    },
+  };
+}
+
+function logger(write: (text: string) => void, colour: boolean): ConsolaInstance {
+  // No throttling: consola folds a line repeated within a second into "(repeated N times)", and a report's lines are
+  // its content (two harnesses may print the same warning).
+  return createConsola({ reporters: [reporter(write, colour)], throttle: 0 });
+}
+
+export type Stream = "stdout" | "stderr";
+
+export type HumanOutput = {
+  /** A report's lines, each printed as its kind (mark) says; the line above a rule is its title. */
+  lines(lines: readonly string[], to?: Stream): void;
+  success(text: string, to?: Stream): void;
+  info(text: string, to?: Stream): void;
+  warn(text: string, to?: Stream): void;
+  /** `Error: <message>` on stderr (spec 0.3), and under it what to run next. */
+  error(message: string, hint?: string | null): void;
+};
+
+let shared: HumanOutput | null = null;
+
+/** The output of this process (console.log and console.error: touching process.stdout would cost the 8 ms above). */
+export function human(): HumanOutput {
+  if (shared) return shared;
+  const stream = (write: (text: string) => void, colour: boolean) => ({ logger: logger(write, colour), colour });
+  const streams: Record<Stream, { logger: ConsolaInstance; colour: boolean }> = {
+    stdout: stream((text) => console.log(text), colourFor(1)),
+    stderr: stream((text) => console.error(text), colourFor(2)),
+  };
+  // `args`, not `message`: consola takes an object with an empty message for a value to print ("[object Object]").
+  const print = (to: Stream, type: LogType, text: string, tag = ""): void => {
+    streams[to].logger[type]({ args: [text], tag });
+  };
+  // A message of ours without a mark gets its icon on a colour terminal only: plain output stays the plain text.
+  const say = (type: LogType) => (text: string, to: Stream = "stdout") => print(to, type, streams[to].colour && ICON[type] && !MARK.test(text) ? `${ICON[type]} ${text}` : text);
+  shared = {
+    lines(lines, to = "stdout") {
+      const all = lines.flatMap((line) => line.split("\n"));
+      all.forEach((line, index) => print(to, kindOf(line), line, line !== "" && !RULE.test(line) && RULE.test(all[index + 1] ?? "") ? TITLE : ""));
+    },
+    success: say("success"),
+    info: say("info"),
+    warn: say("warn"),
+    error(message, hint) {
+      say("error")(`Error: ${message}`, "stderr");
+      for (const line of hint ? hint.split("\n") : []) print("stderr", "log", line);
+    },
+  };
+  return shared;
+}
+
+/** Prints a report's lines (the human half of spec 0.3; `--json` output never comes here). */
+export function printHuman(lines: readonly string[]): void {
+  if (lines.length > 0) human().lines(lines);
+}
+
+/** A failure: `Error: <message>` (and a hint) on stderr, or the `--json` envelope of spec 0.3; its exit status. */
+export function reportError(error: unknown, command: string, json: boolean): number {
+  const message = error instanceof Error ? error.message : String(error);
+  const exitCode = error instanceof CommandError ? error.exitCode : 1;
+  if (json) printJson({ ok: false, error: { code: "command_error", message, command } });
+  else human().error(message, error instanceof CommandError ? error.hint : null);
+  return exitCode;
+}
