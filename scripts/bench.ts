@@ -14,7 +14,8 @@
  * reports the *spawner's* RSS as its maxRSS (Linux keeps the high-water mark of the mm replaced at exec, and Bun
  * spawns with vfork), so `resourceUsage().maxRSS` would read ~25 MB for /bin/true.
  * Then the concurrency check: 400 `runtime:emit` events sent by 8, then 32, writer processes at once, and the events
- * found in the store. Missed targets are printed; with --strict they make the exit status 1.
+ * found in the store. First of all, the module check of scripts/hook-modules.ts: no hook call can load consola or
+ * src/human/ (one more target). Missed targets are printed; with --strict they make the exit status 1.
  */
 import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +23,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { BenchCase } from "./bench-cases/types.ts";
 import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from "./build.ts";
+import { hookModules, hookModulesReport } from "./hook-modules.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BENCH_DIR = join(ROOT, "dist", "bench");
@@ -430,6 +432,10 @@ async function main(): Promise<void> {
   const { binary, floor } = build(options);
   console.log(`aioson: ${binary}\nfloor:  ${floor}`);
 
+  section("hook modules: what each hook command can load (none may reach consola or src/human/)");
+  const modules = hookModulesReport(await hookModules());
+  console.log(modules.lines.join("\n"));
+
   const cases = [...BUILT_IN, ...(await loadCases())].filter((c) => !options.filter || c.name.includes(options.filter));
   const floorSubject = subject("floor (read stdin, print {})", [floor], { stdinFile: stdinFile("{}"), binaries: copiesOf(floor) });
   const subjects: Subject[] = [floorSubject, subject("/bin/true", ["/bin/true"])];
@@ -444,14 +450,14 @@ async function main(): Promise<void> {
   if (!rss) console.log(`(peak RSS not measured: ${TIME} (Debian package "time") is missing)`);
   printCurves(subjects, floorSubject);
 
-  let missed = verdicts.filter((v) => v === "FAIL").length;
+  let missed = verdicts.filter((v) => v === "FAIL").length + (modules.ok ? 0 : 1);
   if (options.concurrency) {
     section("concurrency: 400 runtime:emit events from concurrent writer processes");
     for (const writers of [8, 32]) if (!(await concurrency(binary, writers, 400))) missed++;
   }
 
   section("summary");
-  const targets = verdicts.filter((v) => v !== "").length + (options.concurrency ? 2 : 0);
+  const targets = verdicts.filter((v) => v !== "").length + 1 + (options.concurrency ? 2 : 0);
   console.log(missed === 0 ? `all ${targets} targets met` : `${missed} of ${targets} targets missed`);
   if (missed > 0 && options.strict) process.exitCode = 1;
 }

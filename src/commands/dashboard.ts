@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson } from "../core/output.ts";
+import { human } from "../human/output.ts";
 import { isProjectRoot } from "../core/project-root.ts";
 import { textOption, userRoot } from "../runtime/args.ts";
 
@@ -36,8 +37,8 @@ export default defineCommand({
     const { startDashboard } = await import("../dashboard/server.ts");
     const dashboard = await startDashboard(options);
     if (args.json === true) printJson({ url: dashboard.url });
-    else console.log(`Dashboard: ${dashboard.url}`);
-    if (!LOOPBACK.has(options.host)) console.error(`Warning: listening on ${options.host}: other machines can reach this address (the token is still required; the traffic is not encrypted).`);
+    else human().info(`Dashboard: ${dashboard.url}`);
+    if (!LOOPBACK.has(options.host)) human().warn(`Warning: listening on ${options.host}: other machines can reach this address (the token is still required; the traffic is not encrypted).`, "stderr");
     if (args.open !== false) {
       const { openBrowser } = await import("../dashboard/browser.ts");
       openBrowser(dashboard.url);

@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
-import { CommandError, printJson, printLines } from "../core/output.ts";
+import { CommandError, printJson } from "../core/output.ts";
+import { printHuman } from "../human/output.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, formatCompact, formatLiveStatus, formatTmuxBar, liveSnapshot, type LiveSnapshot } from "../live/status.ts";
 import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import { openExistingStore } from "../runtime/store-access.ts";
@@ -75,7 +76,7 @@ export default defineCommand({
     if (seconds === null) {
       const result = snapshot();
       if (json) printJson(result);
-      else printLines(render(result, style));
+      else printHuman(render(result, style));
       return;
     }
     const { watchLive } = await import("../dashboard/watch.ts");

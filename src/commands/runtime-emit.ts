@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
+import { human } from "../human/output.ts";
 import {
   DIR_ARG,
   JSON_ARG,
@@ -66,8 +67,8 @@ export default defineCommand({
       outcome.publish();
       const { result } = outcome;
       if (args.json) printJson(result);
-      else if (result.open) console.log(`Live event recorded: ${result.agent} | ${type} | ${result.sessionKey} (${store.path})`);
-      else console.log(`Standalone runtime event recorded: ${result.agent} | ${type} | run: ${result.runKey} (${store.path})`);
+      else if (result.open) human().success(`Live event recorded: ${result.agent} | ${type} | ${result.sessionKey} (${store.path})`);
+      else human().success(`Standalone runtime event recorded: ${result.agent} | ${type} | run: ${result.runKey} (${store.path})`);
     } finally {
       closeStore(store);
     }

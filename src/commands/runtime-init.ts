@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
+import { human } from "../human/output.ts";
 import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { closeStore, openStore } from "../store/db.ts";
 import { runtimeDir } from "../store/paths.ts";
@@ -13,6 +14,6 @@ export default defineCommand({
     if (!store) throw new Error("The runtime store could not be opened.");
     closeStore(store);
     if (args.json) printJson({ ok: true, targetDir: root, runtimeDir: runtimeDir(root), dbPath: store.path });
-    else console.log(`Runtime store initialized: ${store.path}`);
+    else human().success(`Runtime store initialized: ${store.path}`);
   },
 });

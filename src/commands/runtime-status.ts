@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
-import { printJson, printLines } from "../core/output.ts";
+import { printJson } from "../core/output.ts";
+import { printHuman } from "../human/output.ts";
 import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { formatRuntimeStatus, runtimeStatus } from "../runtime/status.ts";
 import { openStoreOrReport } from "../runtime/store-access.ts";
@@ -15,7 +16,7 @@ export default defineCommand({
     try {
       const status = runtimeStatus(store.db, root, store.path);
       if (args.json) printJson(status);
-      else printLines(formatRuntimeStatus(status));
+      else printHuman(formatRuntimeStatus(status));
     } finally {
       closeStore(store);
     }

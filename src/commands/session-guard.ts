@@ -1,7 +1,8 @@
 import { defineCommand } from "../cli/command.ts";
 import { agentOption } from "../core/agent.ts";
 import { capLabel, SOURCE_MAX } from "../core/labels.ts";
-import { CommandError, printJson, printLines } from "../core/output.ts";
+import { CommandError, printJson } from "../core/output.ts";
+import { human, printHuman } from "../human/output.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { DIR_ARG, JSON_ARG, numberOption, positiveInt, startDir, textOption, } from "../runtime/args.ts";
 import { closeOwnSession, guardBanner, guardTick, type GuardConfig, type TickResult } from "../session/guard.ts";
@@ -10,8 +11,9 @@ import { closeStore, openStore, type Store } from "../store/db.ts";
 const DEFAULT_IDLE_MINUTES = 60;
 const DEFAULT_INTERVAL_MS = 30_000;
 
+/** Spec 10.3: event lines on stderr, each prefixed. */
 function log(line: string): void {
-  console.error(`[session:guard] ${line}`);
+  human().lines([`[session:guard] ${line}`], "stderr");
 }
 
 function withStore<T>(root: string, work: (store: Store) => T): T {
@@ -51,7 +53,7 @@ export default defineCommand({
       startedAt: Date.now(),
       log,
     };
-    if (!args.json) printLines(guardBanner(config));
+    if (!args.json) printHuman(guardBanner(config));
     if (args.once) {
       let result: TickResult;
       try {
@@ -94,7 +96,7 @@ function loop(config: GuardConfig, intervalMs: number, json: boolean): Promise<v
           log(`Error: ${errorText(error)}`);
         }
       }
-      if (!json) console.log("[session:guard] Stopped.");
+      if (!json) printHuman(["[session:guard] Stopped."]);
       resolve();
     };
     process.on("SIGINT", stop);

@@ -6,10 +6,6 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }
 
-export function printLines(lines: readonly string[]): void {
-  if (lines.length > 0) console.log(lines.join("\n"));
-}
-
 /**
  * A failure meant for a person: `Error: <message>` on stderr and exit status 1 (spec 0.3), printed by
  * src/human/output.ts. `hint` says what to run next, on its own line under it; the `--json` envelope, whose shape the

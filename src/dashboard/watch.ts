@@ -5,7 +5,7 @@
  * read-only connection, checked every POLL_MS), so a new event shows within a fraction of a second.
  */
 import type { Database } from "bun:sqlite";
-import { printLines } from "../core/output.ts";
+import { human, printHuman } from "../human/output.ts";
 import { runDigest } from "./digest.ts";
 import { POLL_MS } from "./push.ts";
 import { openReadOnly } from "./stores.ts";
@@ -36,13 +36,13 @@ export function watchLive(root: string, seconds: number, frame: () => Frame): Pr
     const store = reader();
     const digest = store && runKey ? runDigest(store, root, runKey) : [];
     if (process.stdout.isTTY) process.stdout.write("\x1b[2J\x1b[H");
-    printLines(digest.length > 0 ? [...lines, "", ...digest] : lines);
+    printHuman(digest.length > 0 ? [...lines, "", ...digest] : lines);
   };
   const safely = (): void => {
     try {
       draw();
     } catch (error) {
-      console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      human().error(error instanceof Error ? error.message : String(error));
     }
   };
   draw();

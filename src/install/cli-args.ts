@@ -1,5 +1,6 @@
 /** Argument definitions and helpers shared by the install-family commands. */
-import { printJson, printLines } from "../core/output.ts";
+import { printJson } from "../core/output.ts";
+import { printHuman } from "../human/output.ts";
 
 export const dirArg = { type: "positional", required: false, description: "Project directory (default: cwd)" } as const;
 export const toolArg = { type: "string", description: "claude|codex|antigravity|opencode|copilot|all or a comma list" } as const;
@@ -24,6 +25,6 @@ export function stringOrUndefined(value: unknown): string | undefined {
 /** Prints human lines or the JSON result, and sets the exit status of spec 0.3. */
 export function finish(report: { lines: readonly string[]; result: { ok: boolean; exitCode?: number } }, json: boolean): void {
   if (json) printJson(report.result);
-  else printLines(report.lines);
+  else printHuman(report.lines);
   process.exitCode = report.result.exitCode ?? (report.result.ok ? 0 : 1);
 }
