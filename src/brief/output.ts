@@ -1,5 +1,6 @@
 import { ruleConstraints } from "../guard/constraints.ts";
 import type { Brief, BriefItem } from "./engine.ts";
+import { terminalText } from "../text/terminal.ts";
 
 /** Spec 8: the `context:brief --json` object, its human lines and its `brief_built` telemetry payload. */
 
@@ -72,7 +73,7 @@ export function briefLines(brief: Brief): string[] {
   if (forbidden.length > 0) lines.push("Forbidden:", ...forbidden.map((f) => `- ${f}`));
   if (brief.gaps.length > 0) lines.push("Gaps:", ...brief.gaps.map((g) => `- ${g.code}: ${g.message}`));
   if (brief.broken.length > 0) lines.push("Skipped rule files (fix their frontmatter):", ...brief.broken.map((b) => `- ${b.rel}: ${b.problem}`));
-  return lines;
+  return lines.map(terminalText);
 }
 
 export function briefTelemetry(brief: Brief): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
+import { printJson } from "../core/output.ts";
 import { printHuman } from "../human/output.ts";
 
 /** `aioson context:brief` (spec 8, minimal): the brief of spec 6.5 and its `brief_built` telemetry. */
@@ -34,7 +35,7 @@ const command = defineCommand({
     });
     const { recordBrief } = await import("../brief/record.ts");
     recordBrief(root, agent, briefTelemetry(brief));
-    if (args.json) console.log(JSON.stringify(briefJson(brief), null, 2));
+    if (args.json) printJson(briefJson(brief));
     else printHuman(briefLines(brief));
   },
 });

@@ -72,10 +72,14 @@ const command = defineCommand({
       result = { payload: {}, rules: [], confidence: null };
     }
     if (args.json) console.log(await wireText(args.tool, result.payload));
-    else if (result.denied) console.log(`context:guard denied the write: ${result.rules.join(", ")}`);
-    else if (result.rules.length > 0) {
-      console.log(`context:guard injected ${result.rules.length} rule(s): ${result.rules.join(", ")} (confidence ${result.confidence})`);
-    } else console.log("context:guard: no salient project rule for this change");
+    else {
+      // A person runs it by hand: the rules' paths are the project's, shown on a terminal.
+      const { terminalText } = await import("../text/terminal.ts");
+      const rules = terminalText(result.rules.join(", "));
+      if (result.denied) console.log(`context:guard denied the write: ${rules}`);
+      else if (result.rules.length > 0) console.log(`context:guard injected ${result.rules.length} rule(s): ${rules} (confidence ${result.confidence})`);
+      else console.log("context:guard: no salient project rule for this change");
+    }
     process.exitCode = 0;
   },
 });

@@ -1,5 +1,6 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { USAGE_DEFAULT_DAYS } from "../usage/window.ts";
+import { printJson } from "../core/output.ts";
 import { human, printHuman } from "../human/output.ts";
 
 /** `aioson context:usage` (spec 7): always exit 0; a missing store means "nothing recorded". */
@@ -38,12 +39,12 @@ const command = defineCommand({
     } catch (error) {
       // A locked or damaged store is reported, never turned into a failing exit status (spec 7.1).
       const message = error instanceof Error ? error.message : String(error);
-      if (args.json) console.log(JSON.stringify({ ...report, store: true, error: message }, null, 2));
+      if (args.json) printJson({ ...report, store: true, error: message });
       else human().warn(`Context usage: the runtime store could not be read (${message}) — nothing to report.`);
       process.exitCode = 0;
       return;
     }
-    if (args.json) console.log(JSON.stringify(report, null, 2));
+    if (args.json) printJson(report);
     else printHuman(reportLines(report));
     process.exitCode = 0;
   },

@@ -2,8 +2,20 @@
  * Output helpers. `console.log` is used on purpose: merely touching `process.stdout` costs a hook
  * about 15 ms of startup in a compiled Bun binary.
  */
+/**
+ * What JSON.stringify leaves raw although a terminal may obey it or reorder text by it: DEL, the C1 controls (U+009B
+ * is CSI, U+009D OSC), bidi controls and the line separators. Written as `\uXXXX`, the document parses to the same
+ * value and can be printed on a terminal as it is.
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value, null, 2);
+  return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  console.log(jsonText(value));
 }
 
 /**

@@ -1,35 +1,32 @@
 /**
  * The dashboard's summary of one session as terminal lines, for `aioson live:status --watch`: the same panels (files,
  * commands still failing, last test, plan, compactions, guard) in a few lines. Recorded text goes to a terminal here,
- * so control characters (escape sequences could rewrite the screen or the window title) are replaced.
+ * so every recorded value goes through src/text/terminal.ts (escape sequences could rewrite the screen or the title).
  */
 import type { Database } from "bun:sqlite";
 import type { SessionDetail } from "./api.ts";
 import { harnessDetail } from "./detail.ts";
 import { SQL, harnessSession, liveRuns } from "./queries.ts";
+import { terminalText } from "../text/terminal.ts";
 
 const FILES_SHOWN = 5;
 const FAILING_SHOWN = 3;
 
-export function terminalText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
-}
-
 export function digestLines(detail: SessionDetail): string[] {
-  const lines = [`Session ${terminalText(detail.id)} (${detail.harness ?? "harness"}, ${detail.events} events, ${detail.state}):`];
-  const files = detail.files.slice(0, FILES_SHOWN).map((file) => terminalText(file.path));
+  const lines = [`Session ${detail.id} (${detail.harness ?? "harness"}, ${detail.events} events, ${detail.state}):`];
+  const files = detail.files.slice(0, FILES_SHOWN).map((file) => file.path);
   lines.push(detail.files.length === 0 ? "Files changed: none" : `Files changed: ${detail.files.length} — ${files.join(", ")}${detail.files.length > FILES_SHOWN ? ", …" : ""}`);
   if (detail.failing.length === 0) lines.push("Still failing: none");
-  for (const failing of detail.failing.slice(0, FAILING_SHOWN)) lines.push(`Still failing: $ ${terminalText(failing.command)}${failing.exitCode === null ? "" : ` (exit ${failing.exitCode})`}`);
+  for (const failing of detail.failing.slice(0, FAILING_SHOWN)) lines.push(`Still failing: $ ${failing.command}${failing.exitCode === null ? "" : ` (exit ${failing.exitCode})`}`);
   if (detail.failing.length > FAILING_SHOWN) lines.push(`Still failing: … and ${detail.failing.length - FAILING_SHOWN} more`);
   const test = detail.lastTest;
-  lines.push(test ? `Last test: ${test.outcome} — $ ${terminalText(test.command)}${test.summary ? ` — ${terminalText(test.summary)}` : ""}` : "Last test: none");
+  lines.push(test ? `Last test: ${test.outcome} — $ ${test.command}${test.summary ? ` — ${test.summary}` : ""}` : "Last test: none");
   lines.push(detail.plan ? `Plan: ${detail.plan.done} of ${detail.plan.total} done` : "Plan: none");
   const last = detail.compactions.at(-1);
   lines.push(`Compactions: ${detail.compactionCount}${last ? `, the last at ${last.ts}` : ""}`);
   const guard = detail.guardCounts;
   lines.push(`Guard: ${guard.deny} denied · ${guard.ask} asked · ${guard.block} blocked · ${guard.injected} rule injections`);
-  return lines;
+  return lines.map(terminalText);
 }
 
 /** The digest of the harness session a run wrote last, or nothing when its rows carry no harness session id. */

@@ -3,6 +3,7 @@
  * standalone `execution_events` row (`source='guard'`, `event_type='subagent_started'`). Never interferes: `{}`.
  */
 import { logHookProblem } from "../core/hook-log.ts";
+import { terminalText } from "../text/terminal.ts";
 import type { Decision } from "./dialect.ts";
 import { sessionId, stringField } from "./payload.ts";
 import type { GuardContext } from "./run.ts";
@@ -19,8 +20,8 @@ export function auditTimestamp(now: Date): string {
 /** The sub-agent's name: Copilot/seed `agentName`, Claude/Codex/VS Code `agent_type`, else its id. */
 export function subagentName(context: GuardContext): string {
   const raw = stringField(context.payload, "agentName", "agent_name", "agent_type", "agentType", "subagent_type", "agent_id", "agentId");
-  // One line, bounded: the name comes from the harness and is written into a log and a store.
-  const name = raw.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 200);
+  // One line, bounded, no control left to drive the terminal that shows the log: the name comes from the harness.
+  const name = terminalText(raw).trim().slice(0, 200);
   return name || "unknown";
 }
 

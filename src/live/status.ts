@@ -7,6 +7,7 @@ import { readPointer, type SessionPointer } from "./pointer.ts";
 import { processState, type ProcessState } from "./process.ts";
 import { readState, type LastEvent, type LiveState } from "./state.ts";
 import { listStates } from "./states.ts";
+import { terminalText } from "../text/terminal.ts";
 
 export type LiveStats = {
   tasks_completed: number;
@@ -187,7 +188,8 @@ export function formatLiveStatus(s: LiveSnapshot): string[] {
     lines.push("Guard events:");
     for (const event of s.guardEvents) lines.push(guardEventLine(event));
   }
-  return lines;
+  // Every value here comes from the store or state.json, written in a project that may be hostile.
+  return lines.map(terminalText);
 }
 
 function planText(s: LiveSnapshot): string {
@@ -201,11 +203,11 @@ export function formatCompact(s: LiveSnapshot): string {
   const plan = planText(s);
   if (plan) parts.push(`plan ${plan}`);
   if (last) parts.push(`last ${last.type}: ${last.summary}`);
-  return parts.join(" | ");
+  return terminalText(parts.join(" | "));
 }
 
-/** A short status for a tmux status bar. */
+/** A short status for a tmux status bar: `#` doubled, so a recorded phase cannot carry tmux's `#[style]` or `#(command)`. */
 export function formatTmuxBar(s: LiveSnapshot): string {
   const plan = planText(s);
-  return [`aioson ${orDash(s.agent)}`, s.phase, plan, s.processState === "dead" ? "dead" : ""].filter(Boolean).join(" ");
+  return terminalText([`aioson ${orDash(s.agent)}`, s.phase, plan, s.processState === "dead" ? "dead" : ""].filter(Boolean).join(" ")).replaceAll("#", "##");
 }

@@ -4,6 +4,7 @@ import type { PlanStep } from "../live/plan.ts";
 import { HANDOFF_TERM } from "../store/event-indexes.ts";
 import { guardEventLine, recentGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { parseJsonObject, parseStringArray, type JsonObject } from "../store/records.ts";
+import { terminalText } from "../text/terminal.ts";
 
 type Row = Record<string, unknown>;
 export type StatusCounts = { queued: number; running: number; completed: number; failed: number };
@@ -213,5 +214,6 @@ export function formatRuntimeStatus(status: RuntimeStatus): string[] {
     lines.push("Recent guard events:");
     for (const event of status.recentGuardEvents.slice(0, 5)) lines.push(guardEventLine(event));
   }
-  return lines;
+  // Every value here was recorded, by hooks in a project that may be hostile: one terminal-safe line each.
+  return lines.map(terminalText);
 }

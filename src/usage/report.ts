@@ -3,6 +3,7 @@ import { parseJsonObject } from "../store/records.ts";
 import { oldestFirst, typesSince } from "../store/typed-events.ts";
 import { LOAD_SOURCE, SESSION_END_TYPES } from "./window.ts";
 import { emptyGuardUsage, guardUsage, guardUsageLines, type GuardUsage } from "./guard-recheck.ts";
+import { terminalText } from "../text/terminal.ts";
 
 /** Spec 7: `context:usage` — what briefs offered, what was loaded, and whether guard injections were honoured. */
 
@@ -127,5 +128,5 @@ export function reportLines(report: UsageReport): string[] {
     for (const a of report.artifacts) lines.push(`- ${a.path}: ${a.selected} × ${a.loads}`);
   }
   for (const gap of report.gaps) lines.push(`! ${gap}`);
-  return lines;
+  return lines.map(terminalText);
 }

@@ -60,7 +60,8 @@ describe("live:status --watch", () => {
     }
     await child.exited;
     const summary = seen.text.slice(seen.text.indexOf("\nSession w-2"));
-    expect(summary).toContain("Files changed: 1 — evil ]0;pwned  [2J.ts");
+    // Shown, not obeyed: each control is written as a visible escape (src/text/terminal.ts).
+    expect(summary).toContain("Files changed: 1 — evil\\u{1b}]0;pwned\\u{7}\\u{1b}[2J.ts");
     expect(/[\u0000-\u0008\u000b-\u001f\u007f]/.test(summary)).toBe(false);
   });
 });
