@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
 
@@ -155,4 +155,38 @@ describe("AIOSON=0 switches every hook-facing command to its no-op", () => {
     expect(install.code).toBe(0);
     expect(existsSync(join(home, ".claude", "settings.json"))).toBe(true);
   });
+
+  test("hooks:doctor says so, and runs the handlers without it: they are checked as they work once it is unset", () => {
+    const home = tempDir("aioson-home-");
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    symlinkSync(BINARY, join(bin, "aioson"));
+    expect(runAioson(["hooks:install", "--tool=claude"], { home }).code).toBe(0);
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const off = runAioson(["hooks:doctor", "--tool=claude", "--json"], { home, env: { ...env, AIOSON: "0" } });
+    const json = off.json as { issues: { code: string; severity: string }[]; harnesses: { handlers: { ok: boolean; landed: boolean | null }[] }[] };
+    expect(off.code).toBe(0);
+    expect(json.issues.map((i) => [i.code, i.severity])).toEqual([["hooks_switched_off", "warning"]]);
+    const handlers = json.harnesses.flatMap((h) => h.handlers);
+    expect(handlers.length).toBeGreaterThan(4);
+    expect(handlers.every((h) => h.ok && h.landed !== false)).toBe(true);
+    const text = runAioson(["hooks:doctor", "--tool=claude"], { home, env: { ...env, AIOSON: "off" } }).stdout;
+    expect(text).toContain("  ⚠ AIOSON=off is set: every aioson hook answers as a no-op and records nothing in this environment");
+    expect(text).toContain("fix: Unset it to switch the hooks back on — unset AIOSON");
+    const on = runAioson(["hooks:doctor", "--tool=claude", "--json"], { home, env });
+    expect((on.json as { issues: unknown[] }).issues).toEqual([]);
+  });
+
+  test("live:status says so after spec 11's lines, and its JSON carries hooksSwitchedOff only then", () => {
+    const home = tempDir("aioson-home-");
+    const project = richProject(true);
+    const off = runAioson(["live:status", project], { home, env: { AIOSON: "0" } });
+    const lines = off.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("Live session: none");
+    expect(lines.at(-1)).toBe("⚠ AIOSON=0 is set: every aioson hook answers as a no-op and records nothing (set in this shell; unset AIOSON to switch them back on)");
+    expect((runAioson(["live:status", project, "--json"], { home, env: { AIOSON: "0" } }).json as Record<string, unknown>).hooksSwitchedOff).toBe(true);
+    expect(runAioson(["live:status", project], { home }).stdout).not.toContain("AIOSON");
+    expect(runAioson(["live:status", project, "--json"], { home }).json).not.toHaveProperty("hooksSwitchedOff");
+  });
 });
+

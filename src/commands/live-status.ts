@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson } from "../core/output.ts";
+import { hooksSwitchedOff, switchedOffNotice } from "../core/switch.ts";
 import { printHuman } from "../human/output.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, formatCompact, formatLiveStatus, formatTmuxBar, liveSnapshot, type LiveSnapshot } from "../live/status.ts";
 import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
@@ -45,7 +46,9 @@ function dirArg(dir: unknown, rawArgs: readonly string[]): unknown {
 function render(snapshot: LiveSnapshot, style: Format): string[] {
   if (style === "compact") return [formatCompact(snapshot)];
   if (style === "tmux-bar") return [formatTmuxBar(snapshot)];
-  return formatLiveStatus(snapshot);
+  // The kill switch in this shell: after spec 11's lines, which keep their places.
+  const off = switchedOffNotice();
+  return off ? [...formatLiveStatus(snapshot), `⚠ ${off} (set in this shell; unset AIOSON to switch them back on)`] : formatLiveStatus(snapshot);
 }
 
 export default defineCommand({
@@ -75,7 +78,7 @@ export default defineCommand({
     };
     if (seconds === null) {
       const result = snapshot();
-      if (json) printJson(result);
+      if (json) printJson(hooksSwitchedOff() ? { ...result, hooksSwitchedOff: true } : result);
       else printHuman(render(result, style));
       return;
     }

@@ -13,6 +13,13 @@ export function hooksSwitchedOff(env: Readonly<Record<string, string | undefined
   return value !== undefined && OFF_VALUES.has(value.trim().toLowerCase());
 }
 
+/** The environment without the switch: what a handler runs with once the user unsets it. */
+export function withoutSwitch(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const copy: Record<string, string | undefined> = { ...env };
+  delete copy.AIOSON;
+  return copy;
+}
+
 /** How the switch reads to a person (hooks:doctor, live:status), with the value as it is set. */
 export function switchedOffNotice(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
   return hooksSwitchedOff(env) ? `AIOSON=${(env.AIOSON ?? "").trim()} is set: every aioson hook answers as a no-op and records nothing` : null;

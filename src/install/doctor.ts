@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { comSpec, findProgram, NO_CURRENT_FOLDER_LOOKUP, relativePathEntries, systemCmd, trustedPath, userProgram, withTrustedPath } from "../core/programs.ts";
+import { switchedOffNotice, withoutSwitch } from "../core/switch.ts";
 import { VERSION } from "../core/version.ts";
 import { dbPath } from "../store/paths.ts";
 import { installedAgentId } from "./agents.ts";
@@ -44,9 +45,10 @@ export type DoctorResult = {
 
 /**
  * `probe: false` only reads and compares the installed configs: no handler is run, no probe project is made and no
- * other aioson binary is started (the dashboard's hook health, which must run nothing).
+ * other aioson binary is started (the dashboard's hook health, which must run nothing). `onStep` is told before each
+ * thing that takes a while (a handler run, another binary asked its version), for a progress line.
  */
-export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string; probe?: boolean };
+export type DoctorRequest = { dir: string; tool: string | undefined; env: paths.Env; slowMs: number; selfPath: string; probe?: boolean; onStep?: (label: string) => void };
 
 const RUN_TIMEOUT_MS = 15_000;
 const MAX_TIMEOUT_SECONDS = 600;
@@ -145,6 +147,7 @@ function binaryIssues(request: DoctorRequest): { issues: Issue[]; onPath: string
       fix: "Run aioson hooks:doctor to check that both are the same version.",
     });
   } else if (real(first) !== self) {
+    request.onStep?.(`asking ${first} its version`);
     const version = versionOf(first, request);
     if (version !== VERSION) {
       issues.push({
@@ -428,6 +431,7 @@ function probeHandlers(tool: string, runnable: readonly Runnable[], request: Doc
         continue;
       }
       project ??= probeProject();
+      request.onStep?.(`${tool} ${handlerLabel(spec.event, spec.matcher)}`);
       const check = runHandler(tool, project, spec, request.env, request.dir);
       report.handlers.push(check);
       if (!check.ok) {
@@ -542,6 +546,7 @@ function checkPlugin(path: string, request: DoctorRequest, issues: Issue[]): Har
   try {
     const before = countEvents(project);
     const payload = JSON.stringify({ ...syntheticPayload("PostToolUse", "Write", project, `aioson-doctor-${process.pid}`), cwd: project });
+    request.onStep?.("opencode plugin's hooks:emit");
     const started = performance.now();
     let exitCode: number | null = null;
     try {
@@ -597,8 +602,24 @@ function copilotTrustIssue(env: paths.Env): Issue {
     : { code: "copilot_cli_trust", severity: "info", tool: "copilot", message: "Copilot CLI runs .github/hooks only in a trusted folder: interactive sessions ask once; a -p run loads none of them unless the folder is trusted for it.", fix: "In -p runs pass --trust-folder, or set COPILOT_ALLOW_ALL=true (GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true loads the repository's hooks only)." };
 }
 
-export function runDoctor(request: DoctorRequest): DoctorResult {
-  const issues: Issue[] = [];
+/**
+ * The kill switch set where the doctor runs: reported, and taken out of the environment the handlers are run with, so
+ * that they are checked as they work once it is unset (with it, every handler would answer its no-op and record nothing).
+ */
+function switchIssue(env: paths.Env): Issue | null {
+  const notice = switchedOffNotice(env);
+  if (!notice) return null;
+  return {
+    code: "hooks_switched_off", severity: "warning",
+    message: `${notice} in this environment (the handlers below were run without it). A harness started from here keeps it.`,
+    fix: "Unset it to switch the hooks back on — unset AIOSON (PowerShell: Remove-Item Env:AIOSON) — then restart the harness.",
+  };
+}
+
+export function runDoctor(input: DoctorRequest): DoctorResult {
+  const switched = switchIssue(input.env);
+  const request: DoctorRequest = switched ? { ...input, env: withoutSwitch(input.env) } : input;
+  const issues: Issue[] = switched ? [switched] : [];
   const binary = binaryIssues(request);
   issues.push(...binary.issues);
   // Copilot's file is per workspace: checked when asked for, or when the workspace has one.
