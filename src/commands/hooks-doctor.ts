@@ -1,6 +1,7 @@
 import { defineCommand } from "../cli/command.ts";
 import { resolveTargetDir } from "../core/project-root.ts";
 import { finish, jsonArg, stringOrUndefined, toolArg, dirArg } from "../install/cli-args.ts";
+import { withProgress } from "../human/progress.ts";
 import { doctorLines, runDoctor } from "../install/doctor.ts";
 
 export default defineCommand({
@@ -13,13 +14,16 @@ export default defineCommand({
   },
   run({ args }) {
     const slow = Number.parseInt(stringOrUndefined(args["slow-ms"]) ?? "500", 10);
-    const result = runDoctor({
-      dir: resolveTargetDir(stringOrUndefined(args.dir) ?? process.cwd()),
-      tool: stringOrUndefined(args.tool),
-      env: process.env,
-      slowMs: Number.isFinite(slow) && slow >= 0 ? slow : 500,
-      selfPath: process.execPath,
-    });
+    const result = withProgress("Running the installed handlers", (onStep) =>
+      runDoctor({
+        dir: resolveTargetDir(stringOrUndefined(args.dir) ?? process.cwd()),
+        tool: stringOrUndefined(args.tool),
+        env: process.env,
+        slowMs: Number.isFinite(slow) && slow >= 0 ? slow : 500,
+        selfPath: process.execPath,
+        onStep,
+      }),
+    );
     finish({ lines: doctorLines(result), result }, args.json === true);
   },
 });

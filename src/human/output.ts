@@ -11,6 +11,7 @@
  * quotes may come from a hostile project, and must not drive the terminal.
  */
 import { createConsola, type ConsolaInstance, type LogObject, type LogType } from "consola/core";
+import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
 import { CommandError, printJson } from "../core/output.ts";
 import { terminalText } from "../text/terminal.ts";
@@ -50,7 +51,7 @@ const KIND_OF_MARK: Readonly<Record<string, LogType>> = { "✓": "success", "⚠
 const ICON: Partial<Record<LogType, string>> = { success: "✓", warn: "⚠", error: "✗", info: "ℹ" };
 const COLOUR_OF: Partial<Record<LogType, Paint>> = { success: "green", warn: "yellow", fail: "red", error: "red", info: "cyan" };
 const RULE = /^─+$/;
-/** Tag of a line that heads a block (the one above a rule). */
+/** Tag of a line that heads a block. */
 const TITLE = "title";
 
 /** A command's own prefix on its event lines (`[session:guard] Session started: …`, spec 10.3). */
@@ -71,15 +72,15 @@ export function colourLine(line: string, type: LogType, tag: string): string {
   if (tag === TITLE) return paint("bold", line);
   const colour = COLOUR_OF[type];
   const prefix = PREFIX.exec(line)?.[0] ?? "";
-  let text = line.slice(prefix.length);
-  const mark = MARK.exec(text);
-  if (mark && colour) text = `${mark[1]}${paint(mark[2] === "[dry-run]" ? "magenta" : colour, mark[2] as string)}${text.slice(mark[0].length)}`;
-  else if (colour && /^(Error|Warning):/.test(text)) text = text.replace(/^(Error|Warning):/, (label) => paint("bold", paint(colour, label)));
-  text = text.replace(/^(\s+)(fix:)/, (_m, indent: string, label: string) => `${indent}${paint("dim", label)}`);
+  const mark = MARK.exec(line.slice(prefix.length));
+  let body = line.slice(prefix.length + (mark?.[0].length ?? 0));
+  if (colour) body = body.replace(/^(\s*)(Error|Warning):/, (_m, space: string, label: string) => `${space}${paint("bold", paint(colour, `${label}:`))}`);
+  body = body.replace(/^(\s+)(fix:)/, (_m, indent: string, label: string) => `${indent}${paint("dim", label)}`);
   // Commands to run: `quoted`, or the `aioson …` a line ends with ("To verify: aioson live:status . --agent=dev").
-  text = text.replace(/`([^`]+)`/g, (_m, inner: string) => `\`${paint("cyan", inner)}\``);
-  text = text.replace(/(: )(aioson [^`]+)$/, (_m, sep: string, command: string) => `${sep}${paint("cyan", command)}`);
-  return prefix ? `${paint("dim", prefix.trimEnd())} ${text}` : text;
+  body = body.replace(/`([^`]+)`/g, (_m, inner: string) => `\`${paint("cyan", inner)}\``);
+  body = body.replace(/(: )(aioson [^`]+)$/, (_m, sep: string, command: string) => `${sep}${paint("cyan", command)}`);
+  const shownMark = mark ? `${mark[1]}${colour ? paint(mark[2] === "[dry-run]" ? "magenta" : colour, mark[2] as string) : mark[2]}` : "";
+  return `${prefix ? `${paint("dim", prefix.trimEnd())} ` : ""}${shownMark}${body}`;
 }
 
 function reporter(write: (text: string) => void, colour: boolean) {
@@ -97,6 +98,21 @@ function logger(write: (text: string) => void, colour: boolean): ConsolaInstance
   return createConsola({ reporters: [reporter(write, colour)], throttle: 0 });
 }
 
+/** Every byte of `text` to `fd`, waiting out a full non-blocking pipe (EAGAIN) rather than losing the rest. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  for (let tries = 0; at < bytes.length && tries < 1000; ) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "EAGAIN") return;
+      tries++;
+      Bun.sleepSync(1);
+    }
+  }
+}
+
 export type Stream = "stdout" | "stderr";
 
 export type HumanOutput = {
@@ -111,13 +127,14 @@ export type HumanOutput = {
 
 let shared: HumanOutput | null = null;
 
-/** The output of this process (console.log and console.error: touching process.stdout would cost the 8 ms above). */
+/** The output of this process (console.log and fd 2: touching process.stdout or process.stderr would cost the 8 ms above). */
 export function human(): HumanOutput {
   if (shared) return shared;
   const stream = (write: (text: string) => void, colour: boolean) => ({ logger: logger(write, colour), colour });
   const streams: Record<Stream, { logger: ConsolaInstance; colour: boolean }> = {
     stdout: stream((text) => console.log(text), colourFor(1)),
-    stderr: stream((text) => console.error(text), colourFor(2)),
+    // Not console.error: Bun paints it red on a terminal whatever NO_COLOR or CI say.
+    stderr: stream((text) => writeAll(2, `${text}\n`), colourFor(2)),
   };
   // `args`, not `message`: consola takes an object with an empty message for a value to print ("[object Object]").
   const print = (to: Stream, type: LogType, text: string, tag = ""): void => {
@@ -128,7 +145,8 @@ export function human(): HumanOutput {
   shared = {
     lines(lines, to = "stdout") {
       const all = lines.flatMap((line) => line.split("\n"));
-      all.forEach((line, index) => print(to, kindOf(line), line, line !== "" && !RULE.test(line) && RULE.test(all[index + 1] ?? "") ? TITLE : ""));
+      // A title is a line of its own (not indented, no mark) with a rule under it.
+      all.forEach((line, index) => print(to, kindOf(line), line, /^[^\s─]/.test(line) && kindOf(line) === "log" && RULE.test(all[index + 1] ?? "") ? TITLE : ""));
     },
     success: say("success"),
     info: say("info"),
