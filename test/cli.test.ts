@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTemp, runAioson, tempDir, tempProject } from "./helpers.ts";
+import { cleanupTemp, onTerminal, runAioson, tempDir, tempProject } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -86,5 +86,51 @@ describe("cli", () => {
       expect({ command, code: run.code, stderr: run.stderr }).toEqual({ command, code: 0, stderr: "" });
     }
   });
-});
 
+  test("every error a person sees says what to run next, on its own line under it; --json keeps spec 0.3's envelope", () => {
+    const home = tempDir("aioson-home-");
+    const project = tempProject();
+    const damaged = tempProject();
+    mkdirSync(join(damaged, ".aioson", "runtime"));
+    writeFileSync(join(damaged, ".aioson", "runtime", "aios.sqlite"), "not a database at all, a hostile repository's file\n");
+    const linked = tempProject();
+    mkdirSync(join(linked, ".aioson", "runtime"));
+    symlinkSync("/etc/hostname", join(linked, ".aioson", "runtime", "aios.sqlite"));
+    const cases: [string[], string, string][] = [
+      [["runtime:status", damaged], "Error: file is not a database", "move it away, then run `aioson runtime:init` to start a new one."],
+      [["runtime:emit", linked, "--agent=dev"], "Error: refused to open ", "Nothing was changed. Look at what is there"],
+      [["live:start", project, "--tool=claude", "--tool-bin=/nonexistent/claude"], "Error: Tool binary not found on PATH: /nonexistent/claude", "--no-launch"],
+      [["live:start", project, "--tool=claude", "--plan=nope.md", "--no-launch"], "Error: Plan file not found: nope.md", "then from the project root"],
+      [["update", home], " is not an AIOSON project (no .aioson/config.md). Create one with: aioson init", ""],
+      [["live:status", home], "Run: aioson runtime:init", ""],
+    ];
+    for (const [args, first, next] of cases) {
+      const run = runAioson(args, { home });
+      expect({ args, code: run.code }).toEqual({ args, code: 1 });
+      const [line, hint = ""] = run.stderr.trimEnd().split("\n");
+      expect({ args, line: line?.includes(first) }).toEqual({ args, line: true });
+      if (next) expect({ args, hint: hint.includes(next) }).toEqual({ args, hint: true });
+    }
+    const json = runAioson(["runtime:status", damaged, "--json"], { home });
+    expect(json.json).toEqual({ ok: false, error: { code: "command_error", message: "file is not a database", command: "runtime:status" } });
+    expect(json.stderr).toBe("");
+  });
+
+  test("an error the spec words stays that one line when piped; on a terminal the next step is under it", () => {
+    const home = tempDir("aioson-home-");
+    const project = tempProject();
+    const cases: [string[], string, string][] = [
+      [["session:guard", "--once"], "Error: not inside an AIOSON project", "aioson init"],
+      [["agent:done", project], "Error: --agent is required", "Name the agent: --agent=<id>, e.g. --agent=dev."],
+      [["runtime:emit", project], "Error: Required option missing: --agent", "Name the agent: --agent=<id>, e.g. --agent=dev."],
+      [["live:start", project], "Error: --tool is required (claude, codex, opencode).", "e.g. aioson live:start . --tool=claude"],
+      [["live:start", project, "--tool=vim"], "Error: Unsupported live tool: vim", "Use --tool=claude, --tool=codex, --tool=opencode."],
+    ];
+    for (const [args, line, next] of cases) {
+      const run = runAioson(args, { home, cwd: args[0] === "session:guard" ? home : project });
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 1, stderr: `${line}\n` });
+      const shown = onTerminal(args, home, { NO_COLOR: "1" });
+      expect({ args, shown: shown.startsWith(`${line}\n`) && shown.includes(next) }).toEqual({ args, shown: true });
+    }
+  });
+});

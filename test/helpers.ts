@@ -87,6 +87,16 @@ export function runAioson(args: readonly string[], options: RunOptions = {}): Ru
   return { code: result.exitCode ?? -1, stdout, stderr: result.stderr.toString(), json: parseJson(stdout) };
 }
 
+/**
+ * Runs the binary on a pseudo-terminal (util-linux `script`, in Debian's essential set): stdout and stderr are both
+ * the terminal, whose output comes back with `\r\n` turned into `\n`.
+ */
+export function onTerminal(args: readonly string[], home: string, env: Record<string, string> = {}): string {
+  const line = [BINARY, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
+  const result = Bun.spawnSync(["script", "-qec", line, "/dev/null"], { cwd: home, env: testEnv(home, { TERM: "xterm-256color", ...env }), stdout: "pipe", stderr: "pipe", timeout: 30_000 });
+  return result.stdout.toString().replaceAll("\r\n", "\n");
+}
+
 /** Opens a project's store read-only for assertions. */
 export function openTestDb(project: string): Database {
   return new Database(join(project, ".aioson", "runtime", "aios.sqlite"), { readonly: true });

@@ -6,19 +6,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanupTemp, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
+import { BINARY, cleanupTemp, onTerminal, runAioson, tempDir, tempProject } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
 const SGR = /\x1b\[[0-9;]*m/g;
 const plain = (text: string) => text.replace(SGR, "");
-
-/** Runs the binary on a pseudo-terminal (util-linux `script`): stdout and stderr are both the terminal. */
-function onTerminal(args: readonly string[], home: string, env: Record<string, string> = {}): string {
-  const line = [BINARY, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
-  const result = Bun.spawnSync(["script", "-qec", line, "/dev/null"], { cwd: home, env: testEnv(home, { TERM: "xterm-256color", ...env }), stdout: "pipe", stderr: "pipe", timeout: 30_000 });
-  return result.stdout.toString().replaceAll("\r\n", "\n");
-}
 
 function world(): { home: string; project: string } {
   const home = tempDir("aioson-home-");

@@ -19,9 +19,10 @@ import { closeStore, openStore, withStoreTransaction } from "../store/db.ts";
 
 function liveTool(value: unknown): LiveTool {
   const tool = textOption(value);
-  if (tool === null) throw new CommandError(`--tool is required (${LIVE_TOOLS.join(", ")}).`);
+  const hint = { hint: `Name the harness to start, e.g. aioson live:start . --tool=${LIVE_TOOLS[0]}`, specWorded: true };
+  if (tool === null) throw new CommandError(`--tool is required (${LIVE_TOOLS.join(", ")}).`, hint);
   const found = LIVE_TOOLS.find((name) => name === tool.toLowerCase());
-  if (!found) throw new CommandError(`Unsupported live tool: ${tool}`);
+  if (!found) throw new CommandError(`Unsupported live tool: ${tool}`, { hint: `Use --tool=${LIVE_TOOLS.join(", --tool=")}.`, specWorded: true });
   return found;
 }
 
@@ -31,10 +32,10 @@ const PLAN_MAX_BYTES = 4 * 1024 * 1024;
 function readPlan(root: string, file: string | null): { planRef: string | null; planSteps: PlanStep[] } {
   if (file === null) return { planRef: null, planSteps: [] };
   const path = [resolve(file), resolve(root, file)].find((candidate) => existsSync(candidate));
-  if (!path) throw new CommandError(`Plan file not found: ${file}`);
+  if (!path) throw new CommandError(`Plan file not found: ${file}`, { hint: `It is looked for from the current folder, then from the project root (${root}): check the path.` });
   // A regular file only (a FIFO would hang the command), bounded like any project file aioson reads.
   const read = readRegularFile(path, PLAN_MAX_BYTES);
-  if (read.kind !== "ok") throw new CommandError(`Plan file not readable: ${file} (${refusalText(read)})`);
+  if (read.kind !== "ok") throw new CommandError(`Plan file not readable: ${file} (${refusalText(read)})`, { hint: `Point --plan at a regular text file of at most ${PLAN_MAX_BYTES / 1024 / 1024} MiB.` });
   const text = read.text;
   const inside = relative(root, path);
   const planRef = inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
@@ -59,12 +60,12 @@ export default defineCommand({
   async run({ args }) {
     const tool = liveTool(args.tool);
     const agent = textOption(args.agent) === null ? "product" : pointerAgent(requiredAgent(args.agent, "--agent needs a value"));
-    if (args.json && args.launch) throw new CommandError("--json requires --no-launch for live:start because foreground launch is interactive.");
+    if (args.json && args.launch) throw new CommandError("--json requires --no-launch for live:start because foreground launch is interactive.", { hint: "Add --no-launch, or drop --json.", specWorded: true });
     const bin = textOption(args["tool-bin"]) ?? tool;
     const root = userRoot(args.dir);
     // Never a program the repository ships: a name is looked up on PATH outside the project.
     const binPath = args.launch ? userProgram(bin, process.cwd(), process.env, [root]) : null;
-    if (args.launch && !binPath) throw new CommandError(`Tool binary not found on PATH: ${bin}`);
+    if (args.launch && !binPath) throw new CommandError(`Tool binary not found on PATH: ${bin}`, { hint: "Put it on PATH, name it with --tool-bin=<path>, or open the session without starting it: --no-launch." });
     const input = {
       root,
       agent,

@@ -43,7 +43,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const root = resolveHookRoot(startDir(args.dir));
-    if (!root) throw new CommandError("not inside an AIOSON project");
+    if (!root) throw new CommandError("not inside an AIOSON project", { hint: "Run it in an AIOSON project (or pass its folder), or make this one a project first: aioson init", specWorded: true });
     const idle = numberOption(args["idle-minutes"]);
     const config: GuardConfig = {
       root,

@@ -21,16 +21,19 @@ export function printJson(value: unknown): void {
 /**
  * A failure meant for a person: `Error: <message>` on stderr and exit status 1 (spec 0.3), printed by
  * src/human/output.ts. `hint` says what to run next, on its own line under it; the `--json` envelope, whose shape the
- * spec fixes, carries only the message.
+ * spec fixes, carries only the message. `specWorded`: the spec words this error, and spec 0.3 makes stderr that one
+ * line — the hint is then shown only on a terminal, to the person who reads it there.
  */
 export class CommandError extends Error {
   readonly exitCode: number;
   readonly hint: string | null;
+  readonly specWorded: boolean;
 
-  constructor(message: string, options: { exitCode?: number; hint?: string } = {}) {
+  constructor(message: string, options: { exitCode?: number; hint?: string; specWorded?: boolean } = {}) {
     super(message);
     this.name = "CommandError";
     this.exitCode = options.exitCode ?? 1;
     this.hint = options.hint ?? null;
+    this.specWorded = options.specWorded === true;
   }
 }

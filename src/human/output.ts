@@ -15,6 +15,7 @@ import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
 import { CommandError, printJson } from "../core/output.ts";
 import { terminalText } from "../text/terminal.ts";
+import { nextStep } from "./next-step.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -169,6 +170,6 @@ export function reportError(error: unknown, command: string, json: boolean): num
   const message = error instanceof Error ? error.message : String(error);
   const exitCode = error instanceof CommandError ? error.exitCode : 1;
   if (json) printJson({ ok: false, error: { code: "command_error", message, command } });
-  else human().error(message, error instanceof CommandError ? error.hint : null);
+  else human().error(message, error instanceof CommandError && error.specWorded && !isatty(2) ? null : nextStep(error));
   return exitCode;
 }

@@ -242,7 +242,7 @@ export function installWorkspacePaths(request: Pick<InstallRequest, "tool" | "en
 }
 
 export function refusalLines(message: string): string[] {
-  return [`Refused: ${message}.`, "Nothing was changed: aioson writes a project's files only inside the project, never through a symlink."];
+  return [`Refused: ${message}.`, "Nothing was changed: aioson writes a project's files only inside the project, never through a symlink.", "Look at where it points; replace it with a plain file or folder (or remove it), then run the command again."];
 }
 
 export function runInstall(request: InstallRequest): Report<InstallResult> {

@@ -25,7 +25,7 @@ export function hookToolFor(tool: string | undefined): string {
 export function assertProjectWritable(request: Pick<ProjectHooksRequest, "dir" | "tool" | "hooks" | "env">, own: readonly string[]): void {
   const hookPaths = request.hooks ? installWorkspacePaths({ dir: request.dir, tool: hookToolFor(request.tool), env: request.env }) : [];
   const unsafe = unsafeProjectPath(request.dir, [...own, ...hookPaths]);
-  if (unsafe) throw new CommandError(`${unsafe}; nothing was changed (aioson writes a project's files only inside the project, never through a symlink)`);
+  if (unsafe) throw new CommandError(`${unsafe}; nothing was changed (aioson writes a project's files only inside the project, never through a symlink)`, { hint: "Look at where it points; replace it with a plain file or folder (or remove it), then run the command again." });
 }
 
 const REASONS: Record<string, string> = { no_tools_detected: "no supported AI tool detected on this machine" };

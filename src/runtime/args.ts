@@ -30,7 +30,7 @@ export function textOption(value: unknown): string | null {
 export function requiredAgent(value: unknown, missingMessage: string): string {
   const text = textOption(value);
   const agent = text === null ? "" : canonicalAgent(stripQuotes(text));
-  if (agent === "") throw new CommandError(missingMessage);
+  if (agent === "") throw new CommandError(missingMessage, { hint: "Name the agent: --agent=<id>, e.g. --agent=dev.", specWorded: true });
   return agent;
 }
 
