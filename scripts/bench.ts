@@ -3,6 +3,8 @@
  *
  *   bun scripts/bench.ts [--runs=40] [--warmup=3] [--filter=<text>] [--strict] [--no-concurrency] [--no-build]
  *   bun scripts/bench.ts --build-flags [--runs=40]     the built-in cases for each --minify/--bytecode/--splitting build
+ *   bun scripts/bench.ts --against=<binary>           every case also run by another build (e.g. main's), in the same
+ *                                                     rounds, and each case's median over that build's: before/after
  *
  * Builds dist/aioson (scripts/build.ts) and a floor program (scripts/bench-floor.ts: read stdin, print `{}`) with the
  * same flags, loads every scripts/bench-cases/*.ts, then runs each case, the floor and /bin/true round-robin in a
@@ -37,6 +39,8 @@ type Options = {
   concurrency: boolean;
   build: boolean;
   buildFlags: boolean;
+  /** Another aioson binary run through every case in the same rounds (`--against=<path>`). */
+  against: string | null;
   flags: BuildFlags;
 };
 
@@ -56,6 +60,7 @@ function parseOptions(argv: readonly string[]): Options {
     concurrency: !argv.includes("--no-concurrency"),
     build: !argv.includes("--no-build"),
     buildFlags: argv.includes("--build-flags"),
+    against: value("against") ?? null,
     flags: parseBuildFlags(argv),
   };
 }
@@ -440,13 +445,27 @@ async function main(): Promise<void> {
   const floorSubject = subject("floor (read stdin, print {})", [floor], { stdinFile: stdinFile("{}"), binaries: copiesOf(floor) });
   const subjects: Subject[] = [floorSubject, subject("/bin/true", ["/bin/true"])];
   const binaries = copiesOf(binary);
-  for (const benchCase of cases) subjects.push(await caseSubject(binary, benchCase, binaries));
+  const against = options.against;
+  const againstCopies = against ? copiesOf(against) : [];
+  for (const benchCase of cases) {
+    subjects.push(await caseSubject(binary, benchCase, binaries));
+    // The same case by the other build, its own project prepared by that build, untargeted: only compared.
+    if (against) subjects.push(await caseSubject(against, { name: `${benchCase.name} [against]`, args: benchCase.args, stdin: benchCase.stdin, env: benchCase.env, setup: benchCase.setup }, againstCopies));
+  }
 
   section(`startup: ${options.runs} interleaved runs each after ${options.warmup} warm-up`);
   warm(subjects, options.warmup);
   timeRoundRobin(subjects, options.runs);
   const rss = measureRss(subjects, 5);
   const verdicts = report(subjects, floorSubject);
+  if (against) {
+    section(`against ${against}: each case's median over the other build's, same rounds`);
+    for (const s of subjects) {
+      const other = subjects.find((o) => o.name === `${s.name} [against]`);
+      if (!other || s.error || other.error) continue;
+      console.log(`${s.name.padEnd(80)} ${(percentile(s.samples, 0.5) / percentile(other.samples, 0.5)).toFixed(3)}x`);
+    }
+  }
   if (!rss) console.log(`(peak RSS not measured: ${TIME} (Debian package "time") is missing)`);
   printCurves(subjects, floorSubject);
 

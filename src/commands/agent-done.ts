@@ -1,6 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson } from "../core/output.ts";
-import { human } from "../human/output.ts";
+import { say } from "../human/lazy.ts";
 import { DIR_ARG, JSON_ARG, capSummary, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import { appendAgentDone, clearStalePointer, parseArtifactList, publishAgentDone, recordStandaloneDone } from "../session/agent-done.ts";
 import { findValidPointerRun } from "../session/sessions.ts";
@@ -26,7 +26,7 @@ export default defineCommand({
     artifacts: { type: "string", description: "Comma list of produced files" },
     json: JSON_ARG,
   },
-  run({ args }) {
+  async run({ args }) {
     const agent = requiredAgent(args.agent, "--agent is required");
     const status = doneStatus(args.status);
     const summary = capSummary(textOption(args.summary) ?? textOption(args.message) ?? `@${agent} session completed`);
@@ -46,7 +46,7 @@ export default defineCommand({
         publishAgentDone(root, live.run, live.event);
         const result = { ok: true, targetDir: root, dbPath: store.path, agent: `@${agent}`, mode: "live_event", runKey: live.run.run_key };
         if (args.json) printJson(result);
-        else human().success(`agent:done — @${agent} | live session active, event logged | run: ${live.run.run_key} (${store.path})`);
+        else await say("success", `agent:done — @${agent} | live session active, event logged | run: ${live.run.run_key} (${store.path})`);
         return;
       }
       const title = textOption(args.title);
@@ -54,7 +54,7 @@ export default defineCommand({
       clearStalePointer(root, agent);
       const result = { ok: true, targetDir: root, dbPath: store.path, agent: `@${agent}`, mode: "standalone", taskKey: done.taskKey, runKey: done.runKey, status };
       if (args.json) printJson(result);
-      else human().success(`agent:done — @${agent} | task: ${done.taskKey} | run: ${done.runKey} (${store.path})`);
+      else await say("success", `agent:done — @${agent} | task: ${done.taskKey} | run: ${done.runKey} (${store.path})`);
     } finally {
       closeStore(store);
     }

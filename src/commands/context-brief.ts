@@ -1,6 +1,6 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
-import { printHuman } from "../human/output.ts";
+import { sayLines } from "../human/lazy.ts";
 
 /** `aioson context:brief` (spec 8, minimal): the brief of spec 6.5 and its `brief_built` telemetry. */
 
@@ -36,7 +36,7 @@ const command = defineCommand({
     const { recordBrief } = await import("../brief/record.ts");
     recordBrief(root, agent, briefTelemetry(brief));
     if (args.json) printJson(briefJson(brief));
-    else printHuman(briefLines(brief));
+    else await sayLines(briefLines(brief));
   },
 });
 

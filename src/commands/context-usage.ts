@@ -1,7 +1,7 @@
 import { defineCommand, type CommandDef } from "../cli/command.ts";
 import { USAGE_DEFAULT_DAYS } from "../usage/window.ts";
 import { printJson } from "../core/output.ts";
-import { human, printHuman } from "../human/output.ts";
+import { say, sayLines } from "../human/lazy.ts";
 
 /** `aioson context:usage` (spec 7): always exit 0; a missing store means "nothing recorded". */
 
@@ -40,12 +40,12 @@ const command = defineCommand({
       // A locked or damaged store is reported, never turned into a failing exit status (spec 7.1).
       const message = error instanceof Error ? error.message : String(error);
       if (args.json) printJson({ ...report, store: true, error: message });
-      else human().warn(`Context usage: the runtime store could not be read (${message}) — nothing to report.`);
+      else await say("warn", `Context usage: the runtime store could not be read (${message}) — nothing to report.`);
       process.exitCode = 0;
       return;
     }
     if (args.json) printJson(report);
-    else printHuman(reportLines(report));
+    else await sayLines(reportLines(report));
     process.exitCode = 0;
   },
 });

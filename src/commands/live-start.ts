@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { CommandError, printJson } from "../core/output.ts";
 import { userProgram } from "../core/programs.ts";
 import { readRegularFile, refusalText } from "../core/regular-file.ts";
-import { human } from "../human/output.ts";
+import { say } from "../human/lazy.ts";
 import { parsePlanSteps, type PlanStep } from "../live/plan.ts";
 import { DIR_ARG, JSON_ARG, pointerAgent, requiredAgent, sessionKeyOption, textOption, userRoot } from "../runtime/args.ts";
 import {
@@ -104,9 +104,9 @@ export default defineCommand({
       printJson(result);
       return;
     }
-    if (outcome.autoClosed) human().info(`Previous live session closed: ${outcome.autoClosed.run.run_key} (${outcome.autoClosed.reason})`);
-    human().success(`Live session ${outcome.reused ? "reused" : "started"}: ${outcome.sessionKey} | @${agent} | ${tool} | run: ${outcome.runKey} (${store.path})`);
-    if (input.planSteps.length > 0) human().info(`Plan: ${input.planSteps.length} steps from ${input.planRef}`);
+    if (outcome.autoClosed) await say("info", `Previous live session closed: ${outcome.autoClosed.run.run_key} (${outcome.autoClosed.reason})`);
+    await say("success", `Live session ${outcome.reused ? "reused" : "started"}: ${outcome.sessionKey} | @${agent} | ${tool} | run: ${outcome.runKey} (${store.path})`);
+    if (input.planSteps.length > 0) await say("info", `Plan: ${input.planSteps.length} steps from ${input.planRef}`);
     if (!binPath) return;
     process.exitCode = await launchHarness(root, binPath, outcome.sessionKey, outcome.taskKey, agent);
   },

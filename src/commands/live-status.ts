@@ -1,7 +1,7 @@
 import { defineCommand } from "../cli/command.ts";
 import { CommandError, printJson } from "../core/output.ts";
 import { hooksSwitchedOff, switchedOffNotice } from "../core/switch.ts";
-import { printHuman } from "../human/output.ts";
+import { sayLines } from "../human/lazy.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, formatCompact, formatLiveStatus, formatTmuxBar, liveSnapshot, type LiveSnapshot } from "../live/status.ts";
 import { DIR_ARG, JSON_ARG, numberOption, requiredAgent, textOption, userRoot } from "../runtime/args.ts";
 import { openExistingStore } from "../runtime/store-access.ts";
@@ -79,7 +79,7 @@ export default defineCommand({
     if (seconds === null) {
       const result = snapshot();
       if (json) printJson(hooksSwitchedOff() ? { ...result, hooksSwitchedOff: true } : result);
-      else printHuman(render(result, style));
+      else await sayLines(render(result, style));
       return;
     }
     const { watchLive } = await import("../dashboard/watch.ts");

@@ -1,6 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
 import { printJson } from "../core/output.ts";
-import { human } from "../human/output.ts";
+import { say } from "../human/lazy.ts";
 import {
   DIR_ARG,
   JSON_ARG,
@@ -38,7 +38,7 @@ export default defineCommand({
     limit: { type: "string", description: "Accepted for compatibility" },
     json: JSON_ARG,
   },
-  run({ args }) {
+  async run({ args }) {
     const agent = requiredAgent(args.agent, "Required option missing: --agent");
     const type = textOption(args.type) ?? "note";
     const title = textOption(args.title);
@@ -67,8 +67,8 @@ export default defineCommand({
       outcome.publish();
       const { result } = outcome;
       if (args.json) printJson(result);
-      else if (result.open) human().success(`Live event recorded: ${result.agent} | ${type} | ${result.sessionKey} (${store.path})`);
-      else human().success(`Standalone runtime event recorded: ${result.agent} | ${type} | run: ${result.runKey} (${store.path})`);
+      else if (result.open) await say("success", `Live event recorded: ${result.agent} | ${type} | ${result.sessionKey} (${store.path})`);
+      else await say("success", `Standalone runtime event recorded: ${result.agent} | ${type} | run: ${result.runKey} (${store.path})`);
     } finally {
       closeStore(store);
     }
