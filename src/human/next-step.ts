@@ -25,7 +25,7 @@ export function nextStep(error: unknown): string | null {
   const found = code(error);
   if (found === "unsafe_project_path") return "Nothing was changed. Look at what is there (a symlink, or a path that leaves the project), replace it with a plain file or folder or remove it, then run the command again.";
   if (found.startsWith("SQLITE_")) return sqliteHint(found);
-  if (found === "EACCES" || found === "EPERM") return "Check the permissions of the path above, then run the command again.";
+  if (found === "EACCES" || found === "EPERM") return "Check your permissions on what the error names (a file, a folder, a port below 1024), then run the command again.";
   if (found === "ENOSPC") return "The disk is full: free some space, then run the command again.";
   return "If it happens again, `aioson hooks:doctor` checks the install, and `aioson --version` names the build to report.";
 }
