@@ -26,6 +26,7 @@ import { basename, join } from "node:path";
 import type { BenchCase } from "./bench-cases/types.ts";
 import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from "./build.ts";
 import { hookModules, hookModulesReport } from "./hook-modules.ts";
+import { withProgress } from "../src/human/progress.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BENCH_DIR = join(ROOT, "dist", "bench");
@@ -200,23 +201,29 @@ function shuffle<T>(items: readonly T[]): T[] {
 
 function timeRoundRobin(subjects: readonly Subject[], runs: number): void {
   const live = subjects.filter((s) => !s.error);
-  for (let round = 0; round < runs; round++) {
-    for (const s of shuffle(live)) s.samples.push(runOnce(s).ms);
-  }
+  withProgress("Timing", (step) => {
+    for (let round = 0; round < runs; round++) {
+      step(`round ${round + 1}: ${live.length} cases`);
+      for (const s of shuffle(live)) s.samples.push(runOnce(s).ms);
+    }
+  }, runs);
 }
 
 /** Peak RSS of a few runs, measured by GNU time (a small forking parent: see the header). */
 function measureRss(subjects: readonly Subject[], runs: number): boolean {
   if (!existsSync(TIME)) return false;
   const out = scratchPath("rss");
-  for (const s of subjects) {
-    if (s.error) continue;
-    for (let i = 0; i < runs; i++) {
-      Bun.spawnSync([TIME, "-f", "%M", "-o", out, ...s.argv], { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "ignore" });
-      const kib = Number.parseInt(readFileSync(out, "utf8").trim().split("\n").pop() ?? "", 10);
-      if (Number.isFinite(kib)) s.rssKiB.push(kib);
+  const measured = subjects.filter((s) => !s.error);
+  withProgress("Peak RSS", (step) => {
+    for (const s of measured) {
+      step(s.name);
+      for (let i = 0; i < runs; i++) {
+        Bun.spawnSync([TIME, "-f", "%M", "-o", out, ...s.argv], { cwd: s.cwd, env: s.env, stdin: Bun.file(s.stdinFile), stdout: "ignore", stderr: "ignore" });
+        const kib = Number.parseInt(readFileSync(out, "utf8").trim().split("\n").pop() ?? "", 10);
+        if (Number.isFinite(kib)) s.rssKiB.push(kib);
+      }
     }
-  }
+  }, measured.length);
   return true;
 }
 

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { closeStore, openStore } from "../src/store/db.ts";
 import { LATE_INDEXES_SQL } from "../src/store/schema.ts";
+import { withProgress } from "../src/human/progress.ts";
 
 export type BigStoreShape = {
   /** Total execution_events rows (about). */
@@ -67,6 +68,8 @@ type Row = {
 
 type RunInfo = { runKey: string; taskKey: string; agent: string; sessionKey: string; source: string; seq: number };
 
+const PROGRESS_ROWS = 10_000;
+
 class Writer {
   readonly #insert;
   #clock: number;
@@ -79,6 +82,8 @@ class Writer {
     readonly end: number,
     total: number,
     readonly rand: () => number,
+    /** Told every PROGRESS_ROWS rows (the progress line of a person watching a million-event build). */
+    readonly onRows: (count: number) => void = () => undefined,
   ) {
     this.#clock = start;
     this.#step = (end - start) / Math.max(1, total);
@@ -109,7 +114,7 @@ class Writer {
       new Date(this.#clock).toISOString(),
       row.session,
     );
-    this.count++;
+    if (++this.count % PROGRESS_ROWS === 0) this.onRows(this.count);
   }
 
   get clock(): number {
@@ -175,8 +180,14 @@ function writeSession(w: Writer, run: RunInfo, session: string, events: number, 
   }
 }
 
-/** Builds the store of `shape` under `root` (which must be a project root without a store). */
+/** Builds the store of `shape` under `root` (which must be a project root without a store), with a progress line on a terminal. */
 export function buildBigStore(root: string, shape: BigStoreShape): BigStoreFacts {
+  // One step per PROGRESS_ROWS rows, then the indexes and the commit.
+  return withProgress(`Building a ${shape.events.toLocaleString("en-US")}-event store`, (step) => buildStore(root, shape, step), Math.ceil(shape.events / PROGRESS_ROWS) + 1);
+}
+
+function buildStore(root: string, shape: BigStoreShape, step: (label: string) => void): BigStoreFacts {
+  const total = shape.events.toLocaleString("en-US");
   const now = shape.now ?? Date.now();
   const start = now - 90 * DAY_MS;
   mkdirSync(join(root, ".aioson", "context"), { recursive: true });
@@ -189,7 +200,7 @@ export function buildBigStore(root: string, shape: BigStoreShape): BigStoreFacts
   db.exec("PRAGMA synchronous = OFF");
   db.exec("BEGIN IMMEDIATE");
   for (const name of indexes) db.exec(`DROP INDEX IF EXISTS ${name}`);
-  const w = new Writer(db, start, now - 60_000, shape.events, rand);
+  const w = new Writer(db, start, now - 60_000, shape.events, rand, (rows) => step(`${rows.toLocaleString("en-US")} of ${total} events`));
   const bigEvents = Math.floor(shape.events * 0.1);
   const qaEvents = Math.floor(shape.events * 0.06);
   const notes = Math.floor(shape.events * 0.01);
@@ -232,6 +243,7 @@ export function buildBigStore(root: string, shape: BigStoreShape): BigStoreFacts
   writeSession(w, longRun, bigSession, Math.max(bigEvents, shape.events - w.count), rand, "dev");
   harnessSessions++;
   db.query("UPDATE agent_runs SET updated_at = ? WHERE run_key = ?").run(new Date(w.clock).toISOString(), longRun.runKey);
+  step("the indexes");
   db.exec(LATE_INDEXES_SQL);
   // No ANALYZE: real stores have no statistics, so the planner must choose the same plans here as there.
   db.exec("COMMIT");
