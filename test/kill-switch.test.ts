@@ -76,8 +76,10 @@ function switchedOffCases(): { args: string[]; payload: object; expected: string
     { args: ["context:guard", ".", "--tool=claude", "--agent=auto", "--json"], payload: { ...WRITE, hook_event_name: "PreToolUse" }, expected: "{}" },
     { args: ["context:guard", ".", "--tool=gemini", "--agent=dev", "--json"], payload: { ...WRITE, hook_event_name: "AfterTool" }, expected: "{}" },
     { args: ["guard:stop-guards", ".", "--tool=copilot", "--guards=verify-claims,stop-checklist"], payload: STOP, expected: "" },
-    // The exporter a Stop hook starts (src/otel/trigger.ts), were it started while the switch is set.
+    // The exporter a Stop hook starts (src/otel/trigger.ts) and the pruner a session's end starts
+    // (src/store/prune-trigger.ts), were they started while the switch is set.
     { args: ["otel:export", ".", "--auto"], payload: {}, expected: "" },
+    { args: ["runtime:prune", ".", "--auto"], payload: {}, expected: "" },
   ];
   for (const guard of guardCommands()) {
     if (guard === "guard:stop-guards") continue;

@@ -1,5 +1,6 @@
 import { defineCommand } from "../cli/command.ts";
-import { printJson, printLines } from "../core/output.ts";
+import { printJson } from "../core/output.ts";
+import { hooksSwitchedOff } from "../core/switch.ts";
 import { DIR_ARG, JSON_ARG, userRoot } from "../runtime/args.ts";
 import { formatPruneReport, retentionMs } from "../runtime/prune.ts";
 import { openStoreOrReport } from "../runtime/store-access.ts";
@@ -17,15 +18,19 @@ export default defineCommand({
     json: JSON_ARG,
   },
   async run({ args }) {
+    // Started by a session's end: the kill switch (AIOSON=0) stops it too, before the project is even looked for.
+    if (args.auto) return hooksSwitchedOff() ? undefined : (await import("../runtime/auto-prune.ts")).runAutoPrune(userRoot(args.dir));
+    // Loaded here, not above: the automatic prune never loads the output of the commands people read.
+    const [{ printHuman }, { withProgress }] = await Promise.all([import("../human/output.ts"), import("../human/progress.ts")]);
     const root = userRoot(args.dir);
-    if (args.auto) return (await import("../runtime/auto-prune.ts")).runAutoPrune(root);
     const olderThanMs = retentionMs(args["older-than"]);
     const store = openStoreOrReport(root, args.json === true);
     if (!store) return;
     try {
-      const report = pruneStore(store, { olderThanMs, dryRun: args["dry-run"] === true, vacuum: args.vacuum === true && args["dry-run"] !== true });
+      const dryRun = args["dry-run"] === true;
+      const report = withProgress(dryRun ? "Counting what a prune would remove" : "Pruning", (onStep) => pruneStore(store, { olderThanMs, dryRun, vacuum: args.vacuum === true && !dryRun, onStep }));
       if (args.json) printJson({ ok: true, targetDir: root, dbPath: store.path, olderThanMs, ...report });
-      else printLines(formatPruneReport(report, olderThanMs));
+      else printHuman(formatPruneReport(report, olderThanMs));
     } finally {
       closeStore(store);
     }

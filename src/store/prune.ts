@@ -43,6 +43,8 @@ export type PruneOptions = {
   /** Stop after removing this many events (automatic pruning: bounded work); the next run goes on. */
   maxEvents?: number;
   now?: number;
+  /** Told what the prune does next (planning, each page of events, runs and tasks, the space), for a progress line. */
+  onStep?: (label: string) => void;
 };
 
 export type VacuumMode = "incremental" | "full" | "none";
@@ -171,7 +173,7 @@ function bump(map: Map<string, number>, key: string | null): void {
 }
 
 /** Old rows in (created_at, id) order through idx_execution_events_created, CHUNK at a time. */
-function removeEvents(store: Store, p: Plan, dryRun: boolean, maxEvents: number): Removal {
+function removeEvents(store: Store, p: Plan, dryRun: boolean, maxEvents: number, step: (label: string) => void): Removal {
   const { db } = store;
   const page = db.query(
     `SELECT id, run_key, task_key, harness_session_id, event_type, source, created_at FROM execution_events
@@ -181,6 +183,7 @@ function removeEvents(store: Store, p: Plan, dryRun: boolean, maxEvents: number)
   const removal: Removal = { events: 0, sessions: new Set(), byRun: new Map(), byTask: new Map(), complete: true };
   let cursor = { at: "", id: 0 };
   for (;;) {
+    step(`${removal.events.toLocaleString("en-US")} events ${dryRun ? "to remove" : "removed"} so far`);
     const doomed = withStoreTransaction(store, () => {
       const rows = page.all({ $at: cursor.at, $id: cursor.id, $cutoff: p.cutoff }) as Row[];
       const last = rows.at(-1);
@@ -311,8 +314,11 @@ export function pruneStore(store: Store, options: PruneOptions): PruneReport {
   const cutoff = new Date(now - options.olderThanMs).toISOString();
   const usageCutoff = new Date(now - USAGE_DAYS * DAY_MS).toISOString();
   const before = storeBytes(store);
+  const step = options.onStep ?? (() => undefined);
+  step("what open sessions and context:usage still read");
   const p = plan(db, cutoff, usageCutoff);
-  const removal = removeEvents(store, p, options.dryRun, options.maxEvents ?? Number.POSITIVE_INFINITY);
+  const removal = removeEvents(store, p, options.dryRun, options.maxEvents ?? Number.POSITIVE_INFINITY, step);
+  step("closed runs and tasks left empty");
   // After a real walk the rows are gone; a dry run subtracts what it would have removed.
   const pending = options.dryRun ? removal : { ...removal, byRun: new Map<string, number>(), byTask: new Map<string, number>() };
   const runs = emptiedRuns(db, cutoff, pending);
@@ -339,6 +345,7 @@ export function pruneStore(store: Store, options: PruneOptions): PruneReport {
     );
     removed.agentEvents = mirrorOfRuns.n + removeMirror(store, p, false, new Set());
   }
+  if (!options.dryRun) step(options.vacuum === true ? "VACUUM (the whole file rewritten)" : "giving the space back");
   const vacuum = options.dryRun ? "none" : reclaim(store, options.vacuum === true);
   const remaining = (db.query("SELECT COUNT(*) AS n FROM execution_events").get() as { n: number }).n - (options.dryRun ? removal.events : 0);
   return { dryRun: options.dryRun, cutoff, removed, remaining: { events: remaining }, bytes: { before, after: options.dryRun ? before : storeBytes(store) }, vacuum, complete: removal.complete };
