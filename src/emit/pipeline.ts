@@ -9,7 +9,6 @@ import { capLabel, SOURCE_MAX } from "../core/labels.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { readHookPayload } from "../core/stdin.ts";
 import { adapterFor, deliversCheckpointOn, harnessNotices, owesCheckpoints, routePayload, stdinLimitsFor } from "../harness/index.ts";
-import { startAutoExport } from "../otel/trigger.ts";
 import { checkpointOwed } from "../recap/pending-path.ts";
 import { classify, eventName, isKnownEvent } from "./classify.ts";
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
@@ -54,8 +53,9 @@ export async function runHooksEmit(options: EmitOptions): Promise<EmitResult> {
   if (!root) return { ok: true, skipped: true, reason: "no-project-root" };
   const seen: { name: string | null } = { name: null };
   const result = await emitInRoot(root, options, seen);
-  // After the events are committed: a turn's end sends them on (detached, never awaited; src/otel/trigger.ts).
-  if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) startAutoExport(root);
+  // After the events are committed: a turn's end sends them on (detached, never awaited; src/otel/trigger.ts, loaded
+  // only here: a tool call, the usual hook, pays nothing for it).
+  if (seen.name !== null && EXPORT_EVENTS.has(seen.name)) (await import("../otel/trigger.ts")).startAutoExport(root);
   // A session's end starts the day's automatic prune, detached too (store/prune-trigger.ts, loaded only here).
   if (seen.name === "SessionEnd") (await import("../store/prune-trigger.ts")).startAutoPrune(root);
   return result;
