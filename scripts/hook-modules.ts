@@ -3,6 +3,9 @@
  * command src/cli.ts marks `hook: true`, the chunks the entry loads at start (its static imports) and every chunk the
  * command's own chunk can reach, statically or by a dynamic `import()` — a conservative list: everything the hook
  * could ever run. No hook may reach consola or src/human/ (the output of the commands people read, src/human/output.ts).
+ * And what a hook loads at start (the chunks reached by static imports from the entry and the command's own chunk) may
+ * import no Node built-in beyond node:fs and node:path: each other one costs a compiled hook at start (node:os was
+ * ~0.2 ms of every hooks:emit), so the rare paths that need one load it when they run (`require`, `import()`).
  *
  *   bun scripts/hook-modules.ts            prints each hook command's module count and the forbidden ones it reaches
  *   bun scripts/hook-modules.ts --list     also lists the modules of each
@@ -17,9 +20,13 @@ const ROOT = join(import.meta.dir, "..");
 /** Modules only the commands people read may load. */
 export const FORBIDDEN_ON_HOOKS: readonly RegExp[] = [/node_modules\/consola\//, /^src\/human\//];
 
-export type HookLoad = { command: string; modules: string[]; forbidden: string[] };
+/** Node built-ins a hook may import at start; every hook reads and writes files. */
+export const BUILTINS_AT_START: readonly string[] = ["node:fs", "node:path"];
+
+export type HookLoad = { command: string; modules: string[]; forbidden: string[]; startBuiltins: string[] };
 
 type Output = { inputs: Record<string, unknown>; imports: { path: string; kind: string }[]; entryPoint?: string };
+type Input = { imports: { path: string; kind: string; original?: string; external?: boolean }[] };
 
 type Entry = { name: string; module: string; hook: boolean };
 
@@ -55,13 +62,22 @@ export async function hookModules(entries: readonly Entry[] = hookCommands()): P
     const names = Object.keys(outputs);
     const entry = names.find((name) => outputs[name]?.entryPoint?.endsWith("src/cli.ts"));
     if (!entry) throw new Error("no output for src/cli.ts in the bundle");
-    const atStart = reachable(outputs, entry, (kind) => kind === "import-statement");
+    const inputs = build.metafile.inputs as Record<string, Input>;
+    const statically = (kind: string) => kind === "import-statement";
+    const modulesOf = (chunks: Iterable<string>) => [...new Set([...chunks].flatMap((chunk) => Object.keys(outputs[chunk]?.inputs ?? {})))].sort();
+    const atStart = reachable(outputs, entry, statically);
     return entries.map(({ name, module }) => {
       const own = names.find((chunk) => module in (outputs[chunk]?.inputs ?? {}));
       if (!own) throw new Error(`${name}: ${module} is in no chunk`);
-      const chunks = new Set([...atStart, ...reachable(outputs, own, () => true)]);
-      const modules = [...new Set([...chunks].flatMap((chunk) => Object.keys(outputs[chunk]?.inputs ?? {})))].sort();
-      return { command: name, modules, forbidden: modules.filter((path) => FORBIDDEN_ON_HOOKS.some((pattern) => pattern.test(path))) };
+      const modules = modulesOf(new Set([...atStart, ...reachable(outputs, own, () => true)]));
+      const loadedAtStart = modulesOf(new Set([...atStart, ...reachable(outputs, own, statically)]));
+      const builtins = loadedAtStart.flatMap((path) => (inputs[path]?.imports ?? []).filter((edge) => edge.external && statically(edge.kind)).map((edge) => edge.original ?? edge.path));
+      return {
+        command: name,
+        modules,
+        forbidden: modules.filter((path) => FORBIDDEN_ON_HOOKS.some((pattern) => pattern.test(path))),
+        startBuiltins: [...new Set(builtins.filter((path) => path.startsWith("node:") && !BUILTINS_AT_START.includes(path)))].sort(),
+      };
     });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
@@ -70,9 +86,10 @@ export async function hookModules(entries: readonly Entry[] = hookCommands()): P
 
 /** One line per hook command, and whether every one stays clear of the forbidden modules. */
 export function hookModulesReport(loads: readonly HookLoad[], list = false): { lines: string[]; ok: boolean } {
-  const lines = loads.map((load) => `${load.command.padEnd(32)} ${String(load.modules.length).padStart(3)} modules  ${load.forbidden.length === 0 ? "PASS" : `FAIL: ${load.forbidden.join(", ")}`}`);
+  const problems = (load: HookLoad) => [...load.forbidden, ...load.startBuiltins.map((builtin) => `${builtin} at start`)];
+  const lines = loads.map((load) => `${load.command.padEnd(32)} ${String(load.modules.length).padStart(3)} modules  ${problems(load).length === 0 ? "PASS" : `FAIL: ${problems(load).join(", ")}`}`);
   if (list) for (const load of loads) lines.push("", `${load.command}:`, ...load.modules.map((path) => `  ${path}`));
-  return { lines, ok: loads.every((load) => load.forbidden.length === 0) };
+  return { lines, ok: loads.every((load) => problems(load).length === 0) };
 }
 
 if (import.meta.main) {

@@ -1,6 +1,7 @@
 /**
- * No hook call can load the output of the commands people read (consola, src/human/): the bundle's chunk graph, as
- * scripts/hook-modules.ts reads it, for every command src/cli.ts marks `hook: true`.
+ * No hook call can load the output of the commands people read (consola, src/human/), nor import at start a Node
+ * built-in beyond node:fs and node:path: the bundle's chunk graph, as scripts/hook-modules.ts reads it, for every
+ * command src/cli.ts marks `hook: true`.
  */
 import { describe, expect, test } from "bun:test";
 import { commandEntries, hookCommands, hookModules } from "../scripts/hook-modules.ts";
@@ -22,5 +23,12 @@ describe("hook modules", () => {
     // The check sees consola where it is: the commands people read load it.
     const people = await hookModules(commandEntries().filter((entry) => ["hooks:install", "hooks:doctor", "live:status"].includes(entry.name)));
     for (const load of people) expect(load.forbidden).toContain("node_modules/consola/dist/core.mjs");
+  });
+
+  test("none of them imports a Node built-in other than node:fs and node:path at start, while an installer does", async () => {
+    for (const load of await hookModules()) expect({ command: load.command, startBuiltins: load.startBuiltins }).toEqual({ command: load.command, startBuiltins: [] });
+    // The check sees a built-in where it is: the installer loads node:os at start (it writes into HOME).
+    const [install] = await hookModules(commandEntries().filter((entry) => entry.name === "hooks:install"));
+    expect(install?.startBuiltins).toContain("node:os");
   });
 });

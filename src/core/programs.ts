@@ -9,8 +9,8 @@
  * (src/install/opencode-plugin.ts, `locate`).
  */
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, isAbsolute, relative, resolve, win32 } from "node:path";
+import { osHomeDir } from "./home.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -50,7 +50,7 @@ function insideAny(spelled: readonly string[], path: string): boolean {
 }
 
 function homeOf(env: Env): string {
-  return envValue(env, "HOME") || envValue(env, "USERPROFILE") || homedir();
+  return envValue(env, "HOME") || envValue(env, "USERPROFILE") || osHomeDir();
 }
 
 /**

@@ -9,8 +9,8 @@
  * This module only finds and reads the file (bounded, regular files only, JSON object or nothing); each section
  * (`jev`, `otel`, ...) is validated with valibot by the module that owns it.
  */
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { homeDir } from "./home.ts";
 import { readRegularFile } from "./regular-file.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -24,7 +24,7 @@ function envDir(env: Env, key: string): string | null {
 }
 
 function userHome(env: Env): string {
-  return envDir(env, "HOME") ?? envDir(env, "USERPROFILE") ?? homedir();
+  return resolve(homeDir(env));
 }
 
 export function userConfigDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {

@@ -10,9 +10,9 @@
  *   turn, and its tool calls belong to the parent's session.
  */
 import { lstatSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
+import { homeDir } from "../core/home.ts";
 import type { PlanItem, ToolResponse } from "./types.ts";
 
 function buildSchema() {
@@ -83,7 +83,7 @@ export function changesTodos(input: Record<string, unknown> | undefined): boolea
  */
 export function sessionTodos(session: string | null, env: Readonly<Record<string, string | undefined>>): PlanItem[] | null {
   if (!session || !SESSION_ID.test(session)) return null;
-  const home = env.COPILOT_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".copilot");
+  const home = env.COPILOT_HOME?.trim() || join(homeDir(env), ".copilot");
   const path = join(home, "session-state", session, "session.db");
   try {
     const stat = lstatSync(path);

@@ -5,8 +5,8 @@
  * them reads like an instruction to an AI is withheld (counted) before the top 5 are taken.
  */
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { homeDir } from "../core/home.ts";
 import { readRegularFile } from "../core/regular-file.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
@@ -120,7 +120,7 @@ export function parseLesson(path: string, fileName: string, text: string): Lesso
 export function lessonDirs(root: string | null, configured: readonly string[] | undefined): string[] {
   const dirs: string[] = [];
   for (const dir of configured ?? DEFAULT_LESSON_DIRS) {
-    if (dir === "~" || dir.startsWith("~/") || dir.startsWith("~\\")) dirs.push(join(homedir(), dir.slice(2)));
+    if (dir === "~" || dir.startsWith("~/") || dir.startsWith("~\\")) dirs.push(join(homeDir(), dir.slice(2)));
     else if (isAbsolute(dir)) dirs.push(dir);
     else if (root) dirs.push(join(root, dir));
   }
