@@ -5,9 +5,10 @@ import { dirname, join, parse, resolve, sep } from "node:path";
 const PROJECT_MARKERS = ["config.md", "constitution.md", "context", "agents"] as const;
 const MAX_WALK = 64;
 
+/** throwIfNoEntry: a folder without `.aioson/` is the usual answer on the walk up, and an exception costs far more. */
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
