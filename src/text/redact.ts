@@ -41,9 +41,9 @@ const OPTION_VALUE = String.raw`(?!-)(?!\[REDACTED\])${VALUE}`;
 const SECRET_WORDS = String.raw`password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|account[_-]?key|shared[_-]?access[_-]?key|encryption[_-]?key`;
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:${SECRET_WORDS})[A-Za-z0-9_.-]*`;
 
-/** A rule that replaces a whole token shape; `prefixes` are its literal starts (its keywords). */
+/** A rule that replaces a whole token shape; `prefixes` are its literal starts, lower-cased (its keywords). */
 function token(name: string, prefixes: readonly string[], pattern: () => RegExp): SecretRule {
-  return { name, keywords: prefixes.map((prefix) => prefix.toLowerCase()), pattern, replace: REDACTED };
+  return { name, keywords: prefixes, pattern, replace: REDACTED };
 }
 
 /** Keeps the option (and its separator), replaces the value. */
@@ -201,8 +201,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
  * none and are returned as is. One RegExp alternating the ~80 keywords read the same but cost a hook ~0.3 ms to
  * compile on its first test; the loop costs microseconds. ASCII keywords on lower-cased text match every case
  * variant a case-insensitive RegExp would (a few non-ASCII letters lower-case to ASCII, which only runs a rule more).
+ * Built with plain loops: this module is evaluated by every hook, where flatMap, a Set and a spread cost ~0.09 ms.
  */
-const KEYWORDS: readonly string[] = [...new Set(SECRET_RULES.flatMap((rule) => rule.keywords))];
+const KEYWORDS: string[] = [];
+for (const rule of SECRET_RULES) for (const keyword of rule.keywords) if (!KEYWORDS.includes(keyword)) KEYWORDS.push(keyword);
 
 const compiled: Array<RegExp | undefined> = [];
 
