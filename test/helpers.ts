@@ -47,12 +47,14 @@ export type RunOptions = {
 
 /**
  * The environment a hook sees in tests: a temp HOME and none of the developer's AIOSON_* settings, nor the kill switch
- * (`AIOSON`) or `FORCE_COLOR`, which would colour the plain output the tests read.
+ * (`AIOSON`), nor the colour switches: `FORCE_COLOR` would colour the plain output the tests read, and `CI` or
+ * `NO_COLOR` (a CI runner sets `CI`) would take the colour out of what a test shows on a terminal. A test that wants
+ * one sets it itself.
  */
 export function testEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("AIOSON_") && !key.startsWith("CLAUDE_") && !["AIOSON", "FORCE_COLOR", "CODEX_HOME", "XDG_CONFIG_HOME"].includes(key)) env[key] = value;
+    if (value !== undefined && !key.startsWith("AIOSON_") && !key.startsWith("CLAUDE_") && !["AIOSON", "FORCE_COLOR", "NO_COLOR", "CI", "CODEX_HOME", "XDG_CONFIG_HOME"].includes(key)) env[key] = value;
   }
   env.HOME = home;
   env.USERPROFILE = home;
