@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { BenchCase } from "./bench-cases/types.ts";
 import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from "./build.ts";
+import { inheritedEnv } from "./clean-env.ts";
 import { hookModules, hookModulesReport } from "./hook-modules.ts";
 import { withProgress } from "../src/human/progress.ts";
 
@@ -104,14 +105,9 @@ function makeProject(): string {
 const HOME = scratchPath("home");
 mkdirSync(HOME, { recursive: true });
 
-/** The developer's environment minus anything aioson or a harness would react to, with a scratch HOME. */
+/** The developer's environment minus anything aioson or a harness would react to (`inheritedEnv`), with a scratch HOME. */
 function benchEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || key.startsWith("AIOSON_") || key.startsWith("CLAUDE_") || key === "CODEX_HOME") continue;
-    env[key] = value;
-  }
-  return { ...env, HOME, USERPROFILE: HOME, ...extra };
+  return { ...inheritedEnv(), HOME, USERPROFILE: HOME, ...extra };
 }
 
 function stdinFile(text: string): string {

@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inheritedEnv } from "../scripts/clean-env.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..");
 export const BINARY = join(REPO_ROOT, "dist", process.platform === "win32" ? "aioson.exe" : "aioson");
@@ -45,21 +46,9 @@ export type RunOptions = {
   timeoutMs?: number;
 };
 
-const INHERITED_PREFIXES_DROPPED = ["AIOSON_", "CLAUDE_", "OTEL_", "GEMINI_", "COPILOT_", "GITHUB_COPILOT_"];
-const INHERITED_DROPPED = ["AIOSON", "FORCE_COLOR", "NO_COLOR", "CI", "CODEX_HOME", "XDG_CONFIG_HOME", "DISPLAY", "WAYLAND_DISPLAY"];
-
-/**
- * The environment a hook sees in tests: a temp HOME and none of the developer's AIOSON_* settings, nor the kill switch
- * (`AIOSON`), nor the colour switches: `FORCE_COLOR` would colour the plain output the tests read, and `CI` or
- * `NO_COLOR` (a CI runner sets `CI`) would take the colour out of what a test shows on a terminal. A test that wants
- * one sets it itself. Nor what else aioson reads from the environment (an OTLP endpoint, a harness's home or trust
- * switch, a desktop for the dashboard's browser): the machine running the tests must not change what they see.
- */
+/** The environment a hook sees in tests: a temp HOME and nothing of the caller's that aioson reacts to (`inheritedEnv`). */
 export function testEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !INHERITED_PREFIXES_DROPPED.some((prefix) => key.startsWith(prefix)) && !INHERITED_DROPPED.includes(key)) env[key] = value;
-  }
+  const env = inheritedEnv();
   env.HOME = home;
   env.USERPROFILE = home;
   for (const [key, value] of Object.entries(extra)) {
