@@ -3,7 +3,7 @@
  * it with the records the real Codex TUI wrote (test/fixtures/codex-trust/, see its README).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexTrustHash } from "../src/install/codex-trust.ts";
 import { cleanupTemp, runAioson, tempDir } from "./helpers.ts";
@@ -14,12 +14,20 @@ type Json = Record<string, any>;
 const FIXTURE = join(import.meta.dir, "fixtures", "codex-trust");
 const RECORDED_HOME = "/tmp/cx/w/codex";
 
-/** A temp HOME whose CODEX_HOME holds the TUI's files, keys rewritten to the temp path. */
-function trustedHome(): { home: string; codex: string; hooks: string } {
+/** The Windows lines of the version the TUI ran (the lookup switch twice), and this version's (issue 23). */
+const RECORDED_WINDOWS_PREFIX = "cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson ";
+const CURRENT_WINDOWS_PREFIX = "cmd.exe --% /d /c type nul& set NoDefaultCurrentDirectoryInExePath=1& aioson ";
+
+/**
+ * A temp HOME whose CODEX_HOME holds the TUI's files, keys rewritten to the temp path; `asRecorded` keeps the
+ * Windows lines of the version the TUI ran, else they are this version's (off Windows no hash depends on them).
+ */
+function trustedHome(asRecorded = false): { home: string; codex: string; hooks: string } {
   const home = tempDir("aioson-home-");
   const codex = join(home, "codex");
   mkdirSync(codex);
-  copyFileSync(join(FIXTURE, "hooks.json"), join(codex, "hooks.json"));
+  const recordedHooks = readFileSync(join(FIXTURE, "hooks.json"), "utf8");
+  writeFileSync(join(codex, "hooks.json"), asRecorded ? recordedHooks : recordedHooks.replaceAll(RECORDED_WINDOWS_PREFIX, CURRENT_WINDOWS_PREFIX));
   writeFileSync(join(codex, "config.toml"), readFileSync(join(FIXTURE, "config.toml"), "utf8").replaceAll(`"${RECORDED_HOME}/`, `"${codex}/`));
   return { home, codex, hooks: join(codex, "hooks.json") };
 }
@@ -85,6 +93,19 @@ describe("hooks:doctor and Codex trust", () => {
     const groups = JSON.parse(readFileSync(hooks, "utf8")).hooks.PostToolUse as Json[];
     expect(groups[1]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "echo user-hook >> /tmp/cx/userhook.log", timeout: 10 }] });
     expect(codexTrustHash("PostToolUse", "Bash", groups[1]!.hooks[0], false)).toBe(recorded(config, `${codex}/hooks.json:post_tool_use:1:0`)!);
+  });
+
+  test("upgrading from the lines the TUI trusted rewrites only commandWindows: every handler stays trusted off Windows", () => {
+    const { home, codex, hooks } = trustedHome(true);
+    expect(readFileSync(hooks, "utf8")).toContain(RECORDED_WINDOWS_PREFIX);
+    const commands = (text: string) => Object.values(JSON.parse(text).hooks as Record<string, Json[]>).flatMap((groups) => groups.flatMap((g) => (g.hooks as Json[]).map((h) => h.command)));
+    const before = commands(readFileSync(hooks, "utf8"));
+    expect(runAioson(["hooks:install", "--tool=codex"], { home, env: { CODEX_HOME: codex } }).code).toBe(0);
+    const after = readFileSync(hooks, "utf8");
+    expect(after).not.toContain(RECORDED_WINDOWS_PREFIX);
+    expect(after).toContain(CURRENT_WINDOWS_PREFIX);
+    expect(commands(after)).toEqual(before);
+    expect(trustOf(doctor(home, codex)).every(([, state]) => state === "trusted")).toBe(true);
   });
 
   test("no record: untrusted; enabled = false: disabled; a config.toml that is not TOML counts as no records", () => {

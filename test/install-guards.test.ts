@@ -115,7 +115,7 @@ describe("hooks:install --with golden files", () => {
       expect(audit.command).not.toContain("2>/dev/null");
       expect(audit.async).toBeUndefined();
     }
-    expect(parse(m.codex).hooks.PreToolUse[0].hooks[0].commandWindows).toBe("C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
+    expect(parse(m.codex).hooks.PreToolUse[0].hooks[0].commandWindows).toBe("C:\\Windows\\System32\\cmd.exe --% /d /c type nul& set NoDefaultCurrentDirectoryInExePath=1& aioson guard:pre-commit-guard . --tool=codex 2>nul & exit /b 0");
     expect(parse(m.claude).hooks.PreToolUse[1].hooks[0].commandWindows).toBeUndefined();
   });
 });

@@ -222,10 +222,12 @@ describe("hooks:install merge and write rules", () => {
       // Synchronous everywhere (real-harnesses §2: `codex exec` kills async hooks still running at exit).
       expect(handler.async).toBeUndefined();
       // PowerShell hands the rest to cmd.exe, named by its absolute path (a repository's cmd.bat is never looked up);
-      // the switch once for that cmd.exe, once for the outer one of Codex's cmd.exe fallback.
-      expect(handler.commandWindows).toStartWith("C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson ");
+      // `type nul` is the no-op that Codex's cmd.exe fallback runs in a cmd.exe of its own, so the one switch serves
+      // the cmd.exe that names aioson either way (issue 23: it was written twice).
+      expect(handler.commandWindows).toStartWith("C:\\Windows\\System32\\cmd.exe --% /d /c type nul& set NoDefaultCurrentDirectoryInExePath=1& aioson ");
       expect(handler.commandWindows).toEndWith("2>nul & exit /b 0");
       expect(handler.commandWindows).not.toContain('"');
+      expect(handler.commandWindows.split("NoDefaultCurrentDirectoryInExePath").length).toBe(2);
       expect(event).toBeString();
     }
     expect(hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
@@ -304,6 +306,26 @@ describe("hooks:uninstall", () => {
     expect(unknown.code).toBe(0);
     expect(unknown.stdout).toContain("Unknown tool: sublime");
     expect(m.run(["hooks:uninstall", "--tool=sublime", "--json"]).json).toMatchObject({ ok: true, results: [{ tool: "sublime", removed: false, reason: "unsupported" }] });
+  });
+});
+
+describe("Codex Windows lines of earlier versions", () => {
+  test("the switch written twice (before issue 23) is ours: reinstall replaces each line once, uninstall removes them", () => {
+    const m = machine();
+    mkdirSync(join(m.home, "codex"));
+    const old = "C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson hooks:emit . --agent=dev --source=codex 2>nul & exit /b 0";
+    const user = { type: "command", command: "log-it" };
+    const handler = { type: "command", command: "aioson hooks:emit \"$PWD\" --agent='dev' --source='codex' 2>/dev/null || true", commandWindows: old };
+    writeFileSync(m.codex, JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [handler, user] }] } }));
+    m.run(["hooks:install", "--tool=codex"]);
+    const lines = Object.values(parse(m.codex).hooks as Record<string, Json[]>).flatMap((groups) => groups.flatMap((g) => g.hooks as Json[]));
+    expect(lines.filter((h) => h.commandWindows === old)).toEqual([]);
+    expect(lines.filter((h) => h.command === "log-it")).toHaveLength(1);
+    const windows = lines.flatMap((h) => (typeof h.commandWindows === "string" ? [h.commandWindows as string] : []));
+    expect(windows.length).toBeGreaterThan(3);
+    for (const line of windows) expect(line.split("NoDefaultCurrentDirectoryInExePath").length).toBe(2);
+    m.run(["hooks:uninstall", "--tool=codex"]);
+    expect(JSON.stringify(parse(m.codex))).not.toContain("aioson");
   });
 });
 

@@ -100,7 +100,7 @@ if (!emitImplemented) console.log("note: hooks:emit is not implemented in this b
 const SPECIAL = `quote " amp & pipe | caret ^ percent % var %PATH% bang !x! lt < gt >`;
 
 /** What hooks:install writes in front of the cmd.exe line under Wine (SystemRoot C:\windows). */
-const CODEX_PREFIX = "C:\\windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson ";
+const CODEX_PREFIX = "C:\\windows\\System32\\cmd.exe --% /d /c type nul& set NoDefaultCurrentDirectoryInExePath=1& aioson ";
 
 /**
  * The two ways Codex starts a `commandWindows` that reach cmd.exe: PowerShell hands CreateProcess the program it

@@ -98,6 +98,9 @@ export function geminiLine(args: string, binary = "aioson"): string {
   return `${binary} ${args} ${GEMINI_TAIL}`;
 }
 
+/** The first command of Codex's line, which the cmd.exe fallback runs in a cmd.exe of its own (see below). */
+const CODEX_NO_OP = "type nul";
+
 /**
  * Codex's `commandWindows` around a cmd.exe line. Codex 0.169 runs a hook command through the session's shell: `pwsh`,
  * else `powershell`, as `<shell> -NoProfile -Command <line>`, and `cmd.exe /c <line>` only when neither is on PATH
@@ -106,16 +109,19 @@ export function geminiLine(args: string, binary = "aioson"): string {
  * PowerShell 5.1 a bare `&` is a parse error, in pwsh 7 it starts a background job, and `2>nul` is a file. So the line
  * starts `<Windows folder>\System32\cmd.exe --% /d /c`: both PowerShells stop parsing at `--%` and hand the rest of
  * the line, as it is, to that cmd.exe. In the fallback the outer cmd.exe reads the whole line itself: the absolute
- * path keeps it from looking for `cmd` in the session folder (a repository's `cmd.bat`), it runs that first command
- * (`cmd.exe --% /d /c set …`, which skips the `--%` word, sets the switch in its own environment and exits), then the
- * cmd.exe line after `&`, whose own `set` switches the outer cmd.exe's lookup before it names aioson. The line has no
- * double quote: Codex's fallback passes it through Rust's argument quoting, which turns every `"` into `\"`, and
- * cmd.exe reads that backslash as part of the command. The Windows folder is the machine's SystemRoot (a plain path,
- * validated) when hooks:install runs on Windows, C:\Windows elsewhere.
+ * path keeps it from looking for `cmd` in the session folder (a repository's `cmd.bat`), and its first command ends
+ * at the first `&` (`cmd.exe --% /d /c type nul`, a no-op: `type` is built in, so nothing is looked up), then it runs
+ * the cmd.exe line after `&`, whose `set` switches the outer cmd.exe's lookup before it names aioson. Under
+ * PowerShell the same `type nul` is the no-op first command of the inner cmd.exe, and the one `set` switches that
+ * cmd.exe's lookup: one switch serves both ways (earlier versions wrote it twice, where the first copy only set the
+ * environment of a cmd.exe that exits at once). The line has no double quote: Codex's fallback passes it through
+ * Rust's argument quoting, which turns every `"` into `\"`, and cmd.exe reads that backslash as part of the command.
+ * The Windows folder is the machine's SystemRoot (a plain path, validated) when hooks:install runs on Windows,
+ * C:\Windows elsewhere.
  */
 export function codexWindowsLine(cmd: string): string {
   const shell = systemCmd(process.platform === "win32" ? process.env : {});
-  return `${shell} --% /d /c ${NO_CURRENT_FOLDER}& ${cmd}`;
+  return `${shell} --% /d /c ${CODEX_NO_OP}& ${cmd}`;
 }
 
 /** Codex's `commandWindows` for one of our handler purposes. */
@@ -125,9 +131,10 @@ export function codexWindowsCommand(kind: CommandKind, agent: string): string {
 
 /**
  * What comes before `aioson` on one of our Windows lines, this version's and earlier ones': Codex's `… cmd.exe --%
- * /d /c ` (issue 13 wrote `cmd --% /d /c `), and the lookup switch of the cmd.exe lines (none before this version).
+ * /d /c ` (issue 13 wrote `cmd --% /d /c `) and its no-op first command (earlier versions had a second lookup
+ * switch there), and the lookup switch of the cmd.exe lines (none before issue 13).
  */
-const WINDOWS_WRAPPER = /^(?:(?:cmd|[A-Za-z]:(?:\\[\w.-]+)+\\cmd\.exe) --% \/d \/c )?(?:set NoDefaultCurrentDirectoryInExePath=1& )*/i;
+const WINDOWS_WRAPPER = /^(?:(?:cmd|[A-Za-z]:(?:\\[\w.-]+)+\\cmd\.exe) --% \/d \/c )?(?:type nul& )?(?:set NoDefaultCurrentDirectoryInExePath=1& )*/i;
 
 /** The `aioson …` command inside one of our Windows lines (the string itself, trimmed, when it has no wrapper). */
 export function unwrapWindowsLine(command: string): string {

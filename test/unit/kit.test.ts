@@ -86,7 +86,7 @@ describe("catalogue", () => {
   test("guard specs per harness: matchers from the catalogue, none for Antigravity", () => {
     const entries = selectGuards("pre-commit-guard,subagent-audit").entries;
     expect(guardSpecs("claude", entries, "qa").map((s) => [s.event, s.matcher, s.commandWindows])).toEqual([["PreToolUse", "Bash|PowerShell", undefined], ["SubagentStart", undefined, undefined]]);
-    expect(guardSpecs("codex", entries, null)[1]?.commandWindows).toBe("C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& set NoDefaultCurrentDirectoryInExePath=1& aioson guard:subagent-audit . --tool=codex & exit /b 0");
+    expect(guardSpecs("codex", entries, null)[1]?.commandWindows).toBe("C:\\Windows\\System32\\cmd.exe --% /d /c type nul& set NoDefaultCurrentDirectoryInExePath=1& aioson guard:subagent-audit . --tool=codex & exit /b 0");
     expect(guardSpecs("claude", entries, "qa")[0]?.command).toContain("--agent='qa'");
     expect(guardSpecs("antigravity", entries, null)).toEqual([]);
   });
