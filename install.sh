@@ -30,12 +30,17 @@ die() {
 
 WORK=""
 STAGED=""
-CREATED_DIR=""
+INSTALL_DIR=""
+CREATED_TOP=""
 cleanup() {
   if [ -n "$STAGED" ]; then rm -f "$STAGED"; fi
   if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
-  # A failed first install takes back the (still empty) folder it made.
-  if [ -n "$CREATED_DIR" ]; then rmdir "$CREATED_DIR" 2>/dev/null || true; fi
+  # A failed first install takes back the (still empty) folders it made: the install folder and each parent that
+  # did not exist before (~/.local as well as ~/.local/bin), deepest first, never one it found.
+  if [ -n "$CREATED_TOP" ]; then
+    dir=$INSTALL_DIR
+    while rmdir "$dir" 2>/dev/null && [ "$dir" != "$CREATED_TOP" ]; do dir=$(dirname "$dir"); done
+  fi
 }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT
@@ -100,11 +105,28 @@ sha256_of() {
   fi
 }
 
-# fetch URL FILE: the download tool is chosen once, before anything is fetched.
+# fetch URL FILE: the download tool is chosen once, before anything is fetched. An https address is never given up
+# for a plain http one on a redirect (a network in the middle could then hand over both the binary and the
+# SHA256SUMS it is checked against): curl refuses such a redirect itself; wget has no switch for it outside recursive
+# mode, so the redirects it followed are read from its response headers and any to http:// fails the download. A
+# plain http address (a local mirror) is the user's explicit choice and may stay on http.
 fetch() {
+  case "$1" in
+    https://*) protocols='=https' ;;
+    *) protocols='=https,http' ;;
+  esac
   case "$DOWNLOADER" in
-    curl) curl --proto '=https,http' -fsSL --retry 2 -o "$2" "$1" ;;
-    wget) wget -q -O "$2" "$1" ;;
+    curl) curl --proto "$protocols" --proto-redir "$protocols" -fsSL --retry 2 -o "$2" "$1" ;;
+    wget)
+      wget -S -O "$2" "$1" 2>"$WORK/wget.log" || return 1
+      case "$1" in
+        https://*)
+          if grep -qi '^ *location: *http://' "$WORK/wget.log"; then
+            rm -f "$2"
+            printf 'aioson install: %s redirected to a plain http:// address: refused\n' "$1" >&2
+            return 1
+          fi ;;
+      esac ;;
   esac
 }
 
@@ -159,6 +181,17 @@ build_from_checkout() {
 }
 
 # --- install --------------------------------------------------------------------------------------
+
+# run_failure_hint OUTPUT: the likely cause of a test-run that failed, from what the binary (or the loader) said.
+run_failure_hint() {
+  case "$1" in
+    # Bun's musl builds link libstdc++ dynamically; Alpine does not install it by default.
+    *libstdc++* | *libgcc*) echo "install the C++ runtime first (on Alpine: apk add libstdc++ libgcc)" ;;
+    *"Exec format error"* | *"cannot execute binary file"* | *"not found"*)
+      echo "the binary is not for this machine ($os/$arch$suffix detected): check uname -m and the libc, or set AIOSON_DIST to a folder with the right build" ;;
+    *) echo "(a libc other than the one detected, or an x64 CPU without SSE4.2, can cause this)" ;;
+  esac
+}
 
 # The rc file is shown to the user as written (~/.bashrc), not expanded.
 # shellcheck disable=SC2088
@@ -221,8 +254,14 @@ main() {
   esac
   TARGET_FILE="$install_dir/aioson"
 
-  # Fail on an unwritable folder before spending time on a download or a build.
-  if [ ! -d "$install_dir" ]; then CREATED_DIR=$install_dir; fi
+  # Fail on an unwritable folder before spending time on a download or a build. The topmost folder that mkdir -p
+  # will make is remembered, for cleanup to take back.
+  INSTALL_DIR=$install_dir
+  dir=$install_dir
+  while [ ! -d "$dir" ] && [ ! -L "$dir" ]; do
+    CREATED_TOP=$dir
+    dir=$(dirname "$dir")
+  done
   mkdir -p "$install_dir" 2>/dev/null || die "cannot create the install folder $install_dir." \
     "Choose another one with AIOSON_INSTALL_DIR=/some/writable/bin"
   probe="$install_dir/.aioson-write-test.$$"
@@ -285,10 +324,7 @@ main() {
   chmod 755 "$STAGED"
   # Children never read stdin: under `curl | sh` it is the rest of this script.
   if ! version=$("$STAGED" --version 2>&1 </dev/null); then
-    hint="(a libc other than the one detected, or an x64 CPU without SSE4.2, can cause this)"
-    # Bun's musl builds link libstdc++ dynamically; Alpine does not install it by default.
-    if [ -n "$suffix" ]; then hint="on Alpine and other musl systems install the C++ runtime first: apk add libstdc++ libgcc"; fi
-    die "the verified binary does not run on this machine: refusing to install it." "$target said: $version" "$hint"
+    die "the verified binary does not run on this machine: refusing to install it." "$target said: $version" "$(run_failure_hint "$version")"
   fi
   case "$version" in
     "aioson "*) ;;
@@ -309,7 +345,7 @@ main() {
   else
     mv -f "$STAGED" "$TARGET_FILE" || die "cannot move the new binary into $TARGET_FILE."
     STAGED=""
-    CREATED_DIR=""
+    CREATED_TOP=""
     say "Installed $version at $TARGET_FILE"
   fi
 

@@ -200,6 +200,73 @@ describe("install.sh", () => {
     expect(entries(bin)).toEqual([]);
   });
 
+  test("a failed first install takes back every folder it made, parents included, and none it found", async () => {
+    const home = tempDir("aioson-home-");
+    const run = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_DIST: bad, HOME: home });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain("checksum mismatch");
+    expect(entries(home)).toEqual([]);
+
+    const parent = tempDir();
+    mkdirSync(join(parent, "found"));
+    const deep = join(parent, "found", "made", "bin");
+    expect((await sh(`sh ${join(good, "install.sh")}`, { AIOSON_DIST: bad, AIOSON_INSTALL_DIR: deep })).code).toBe(1);
+    expect(entries(parent)).toEqual(["found"]);
+    expect(entries(join(parent, "found"))).toEqual([]);
+  });
+
+  test("the C++ runtime hint only when the loader says the C++ runtime is missing", async () => {
+    // A musl x64 machine (uname and ldd shimmed), whose release is a script saying what a loader would.
+    const musl = shimDir({ uname: `case "$1" in -s) echo Linux ;; *) echo x86_64 ;; esac`, ldd: "echo 'musl libc (x86_64)'" });
+    const said = async (message: string) => {
+      const dist = tempDir("aioson-dist-");
+      writeFileSync(join(dist, "aioson-linux-x64-musl"), `#!/bin/sh\necho '${message}' >&2\nexit 127\n`);
+      chmodSync(join(dist, "aioson-linux-x64-musl"), 0o755);
+      writeFileSync(join(dist, "SHA256SUMS"), `${sha256(join(dist, "aioson-linux-x64-musl"))}  aioson-linux-x64-musl\n`);
+      const bin = join(tempDir(), "bin");
+      const run = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_DIST: dist, AIOSON_INSTALL_DIR: bin, PATH: `${musl}:${process.env.PATH}` });
+      expect(run.code).toBe(1);
+      expect(run.err).toContain("the verified binary does not run on this machine");
+      return run.err;
+    };
+    expect(await said("Error loading shared library libstdc++.so.6: No such file or directory")).toContain("apk add libstdc++ libgcc");
+    const wrongCpu = await said("cannot execute binary file: Exec format error");
+    expect(wrongCpu).not.toContain("apk add");
+    expect(wrongCpu).toContain("the binary is not for this machine (linux/x64-musl detected)");
+  });
+
+  test("an https download never follows a redirect to plain http (curl and wget)", async () => {
+    // curl: the switches that make curl itself refuse it, on every download of an https address.
+    const log = join(tempDir(), "curl-args");
+    const curl = shimDir({ curl: `printf '%s\\n' "$@" >>'${log}'; exit 22` });
+    const viaCurl = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_BASE_URL: "https://releases.invalid/v1", AIOSON_INSTALL_DIR: join(tempDir(), "bin"), PATH: `${curl}:${process.env.PATH}` });
+    expect(viaCurl.code).toBe(1);
+    const args = readFileSync(log, "utf8").split("\n");
+    expect(args.slice(0, 4)).toEqual(["--proto", "=https", "--proto-redir", "=https"]);
+
+    // wget, alone on PATH: a response that went through an http:// Location fails the download.
+    const tools = tempDir("aioson-tools-");
+    const linked = new Set(["curl", "wget"]);
+    for (const folder of ["/usr/local/bin", "/usr/bin", "/bin"]) {
+      for (const name of entries(folder)) {
+        if (linked.has(name)) continue;
+        linked.add(name);
+        symlinkSync(join(folder, name), join(tools, name));
+      }
+    }
+    const wgetBody = `out=""; while [ $# -gt 1 ]; do [ "$1" = -O ] && out=$2; shift; done
+echo '  HTTP/1.1 302 Found' >&2; echo '  Location: http://mirror.invalid/SHA256SUMS' >&2; echo '  HTTP/1.1 200 OK' >&2
+cp '${join(good, "SHA256SUMS")}' "$out"`;
+    writeFileSync(join(tools, "wget"), `#!/bin/sh\n${wgetBody}\n`);
+    chmodSync(join(tools, "wget"), 0o755);
+    const bin = join(tempDir(), "bin");
+    const viaWget = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_BASE_URL: "https://releases.invalid/v1", AIOSON_INSTALL_DIR: bin, PATH: tools });
+    expect(viaWget.code).toBe(1);
+    expect(viaWget.err).toContain("https://releases.invalid/v1/SHA256SUMS redirected to a plain http:// address: refused");
+    expect(viaWget.err).toContain("could not download https://releases.invalid/v1/SHA256SUMS");
+    expect(existsSync(bin)).toBe(false);
+  });
+
   test("--help prints the usage; any other argument is refused before anything is done", async () => {
     const bin = join(tempDir(), "bin");
     const help = await sh(`sh ${join(good, "install.sh")} --help`, { AIOSON_DIST: good, AIOSON_INSTALL_DIR: bin });
@@ -234,11 +301,15 @@ describe("install.sh", () => {
   });
 
   test("no curl and no wget is a clear error", async () => {
-    // A PATH with every tool of the system except the two download tools.
+    // A PATH with every tool of the system except the two download tools. The names already linked are remembered,
+    // not looked up: a dangling symlink in /usr/bin (a package half removed) does not exist for existsSync, and /bin
+    // is /usr/bin on a merged-usr system, so the same name comes twice.
     const tools = tempDir("aioson-tools-");
+    const linked = new Set(["curl", "wget"]);
     for (const folder of ["/usr/local/bin", "/usr/bin", "/bin"]) {
       for (const name of entries(folder)) {
-        if (name === "curl" || name === "wget" || existsSync(join(tools, name))) continue;
+        if (linked.has(name)) continue;
+        linked.add(name);
         symlinkSync(join(folder, name), join(tools, name));
       }
     }
