@@ -19,7 +19,6 @@
  * found in the store. First of all, the module check of scripts/hook-modules.ts: no hook call can load consola or
  * src/human/ (one more target). Missed targets are printed; with --strict they make the exit status 1.
  */
-import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -28,6 +27,7 @@ import { compile, DEFAULT_JIT_POLICY, parseBuildFlags, type BuildFlags } from ".
 import { inheritedEnv } from "./clean-env.ts";
 import { hookModules, hookModulesReport } from "./hook-modules.ts";
 import { withProgress } from "../src/human/progress.ts";
+import { openDbFile } from "./open-db.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BENCH_DIR = join(ROOT, "dist", "bench");
@@ -378,7 +378,7 @@ async function concurrency(binary: string, writers: number, total: number): Prom
 function countEvents(project: string, type: string): number | null {
   const path = join(project, ".aioson", "runtime", "aios.sqlite");
   if (!existsSync(path)) return null;
-  const db = new Database(path, { readonly: true });
+  const db = openDbFile(path, { readonly: true });
   try {
     const row = db.query("SELECT COUNT(*) AS n FROM execution_events WHERE event_type = ?").get(type) as { n: number } | null;
     return row?.n ?? 0;

@@ -6,26 +6,20 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanupTemp, runAioson, tempDir } from "./helpers.ts";
+import { BINARY, cleanupTemp, REPO_ROOT, runAioson, tempDir } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
 type Json = Record<string, any>;
 
-const INSERT = `import { Database } from "bun:sqlite";
-import { join } from "node:path";
-const root = process.argv[2] === "." ? process.cwd() : process.argv[2];
-const db = new Database(join(root, ".aioson", "runtime", "aios.sqlite"));
-db.run("INSERT INTO execution_events (event_type, message, created_at) VALUES ('doctor', '', '2026-01-01T00:00:00.000Z')");
-db.close();
-`;
+/** The stand-in hooks:emit: one row in the store. */
+const INSERT = join(REPO_ROOT, "test", "fixtures", "doctor-insert.ts");
 
 /** A PATH dir with a stand-in aioson: `--version` = version, hooks:emit inserts a row (unless `emits` is false). */
 function fakeAioson(home: string, name: string, options: { version?: string; emits?: boolean; sleep?: string } = {}): string {
   const dir = join(home, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "insert.ts"), INSERT);
-  const emit = options.emits === false ? "cat >/dev/null" : `cat >/dev/null; exec "${process.execPath}" "${join(dir, "insert.ts")}" "$2"`;
+  const emit = options.emits === false ? "cat >/dev/null" : `cat >/dev/null; exec "${process.execPath}" "${INSERT}" "$2"`;
   writeFileSync(join(dir, "aioson"), `#!/bin/sh
 ${options.sleep ? `sleep ${options.sleep}` : ""}
 case "$1" in

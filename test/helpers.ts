@@ -2,11 +2,12 @@
  * Shared test helpers: temp projects, temp HOME, and running the real compiled binary
  * (`dist/aioson`, built by `npm test` before the suite) with a stdin payload.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inheritedEnv } from "../scripts/clean-env.ts";
+import { openDbFile } from "../scripts/open-db.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..");
 export const BINARY = join(REPO_ROOT, "dist", process.platform === "win32" ? "aioson.exe" : "aioson");
@@ -94,7 +95,7 @@ export function onTerminal(args: readonly string[], home: string, env: Record<st
 
 /** Opens a project's store read-only for assertions. */
 export function openTestDb(project: string): Database {
-  return new Database(join(project, ".aioson", "runtime", "aios.sqlite"), { readonly: true });
+  return openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"), { readonly: true });
 }
 
 export function rows<T = Record<string, unknown>>(project: string, sql: string, ...params: Array<string | number | null>): T[] {

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanupTemp, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
+import { BINARY, cleanupTemp, REPO_ROOT, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
@@ -309,17 +309,10 @@ describe("hooks:doctor with guards and Copilot", () => {
   /** PATH `aioson`: hooks:emit records a row (independent of the hooks:emit implementation); guards are the real binary. */
   function doctorPath(): string {
     const dir = tempDir("aioson-doctor-bin-");
-    writeFileSync(join(dir, "insert.ts"), `import { Database } from "bun:sqlite";
-import { join } from "node:path";
-const root = process.argv[2] === "." ? process.cwd() : process.argv[2];
-const db = new Database(join(root, ".aioson", "runtime", "aios.sqlite"));
-db.run("INSERT INTO execution_events (event_type, message, created_at) VALUES ('doctor', '', '2026-01-01T00:00:00.000Z')");
-db.close();
-`);
     writeFileSync(join(dir, "aioson"), `#!/bin/sh
 case "$1" in
   --version|guard:*) exec "${BINARY}" "$@";;
-  hooks:emit) cat >/dev/null; exec "${process.execPath}" "${join(dir, "insert.ts")}" "$2";;
+  hooks:emit) cat >/dev/null; exec "${process.execPath}" "${join(REPO_ROOT, "test", "fixtures", "doctor-insert.ts")}" "$2";;
   *) cat >/dev/null; echo '{}';;
 esac
 `);

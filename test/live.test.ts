@@ -1,8 +1,8 @@
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "./helpers.ts";
+import { openDbFile } from "../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -286,7 +286,7 @@ describe("agent:done", () => {
 
     const session = start(project, "--tool=claude", "--agent=dev");
     // Close the run behind the pointer's back: the pointer becomes stale.
-    const db = new Database(runtime(project, "aios.sqlite"));
+    const db = openDbFile(runtime(project, "aios.sqlite"));
     db.query("UPDATE agent_runs SET status = 'completed' WHERE run_key = ?").run(session.runKey);
     db.close();
     const failed = runAioson(["agent:done", project, "--agent=dev", "--status=failed", "--title=Broken build"]);

@@ -1,8 +1,8 @@
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "./helpers.ts";
+import { openDbFile } from "../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -30,14 +30,14 @@ INSERT INTO execution_events (task_key, run_key, agent_name, event_type, message
 
 function createStore(project: string, sql: string): void {
   mkdirSync(join(project, ".aioson", "runtime"), { recursive: true });
-  const db = new Database(dbFile(project), { create: true });
+  const db = openDbFile(dbFile(project), { create: true });
   db.exec(sql);
   db.close();
 }
 
 /** Moves the WAL into the database and empties it, as a writer's close does past 512 KiB. */
 function checkpoint(project: string): void {
-  const db = new Database(dbFile(project));
+  const db = openDbFile(dbFile(project));
   try {
     db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
   } finally {
@@ -74,7 +74,7 @@ describe("store migrations", () => {
   test("unknown tables and extra columns are tolerated and left alone", () => {
     const project = tempProject();
     runAioson(["runtime:init", project]);
-    const db = new Database(dbFile(project));
+    const db = openDbFile(dbFile(project));
     db.exec("CREATE TABLE squads (slug TEXT PRIMARY KEY, note TEXT); INSERT INTO squads VALUES ('s', 'n');");
     db.exec("ALTER TABLE execution_events ADD COLUMN future_column TEXT DEFAULT 'x'");
     db.exec("ALTER TABLE tasks ADD COLUMN future_flag INTEGER");
@@ -139,7 +139,7 @@ describe("store concurrency and crashes", () => {
     const last = sizes[truncatedAt - 1] as number;
     expect(last).toBeLessThan(512 * 1024);
     expect(2 * last - (sizes[truncatedAt - 2] as number)).toBeGreaterThanOrEqual(512 * 1024);
-    const db = new Database(dbFile(project), { readonly: true });
+    const db = openDbFile(dbFile(project), { readonly: true });
     expect((db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     expect((db.query("SELECT count(*) AS n FROM execution_events WHERE message LIKE 'zz%'").get() as { n: number }).n).toBe(sizes.length);
     db.close();
@@ -157,7 +157,7 @@ describe("store concurrency and crashes", () => {
       for (const writer of writers) writer.kill("SIGKILL");
       await Promise.all(writers.map((writer) => writer.exited));
     }
-    const db = new Database(dbFile(project), { readonly: true });
+    const db = openDbFile(dbFile(project), { readonly: true });
     expect((db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     db.close();
     const next = runAioson(["runtime:emit", project, "--agent=dev", "--summary=after the crash", "--json"]);

@@ -19,10 +19,10 @@
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { unwrapWindowsLine } from "../../src/install/commands.ts";
 import { copilotPayload, syntheticPayload } from "../../src/install/doctor.ts";
 import { opencodePluginSource } from "../../src/install/opencode-plugin.ts";
+import { openDbFile } from "../open-db.ts";
 
 const work: string = process.argv[2] ?? "";
 if (!work) throw new Error("usage: bun scripts/wine/smoke.ts <work-dir>");
@@ -72,7 +72,7 @@ function tempProject(): string {
 function countEvents(project: string): number {
   const path = join(project, ".aioson", "runtime", "aios.sqlite");
   if (!existsSync(path)) return 0;
-  const db = new Database(path, { readonly: true });
+  const db = openDbFile(path, { readonly: true });
   try {
     const a = db.query("SELECT count(*) AS n FROM execution_events").get() as { n: number };
     const b = db.query("SELECT count(*) AS n FROM agent_events").get() as { n: number };

@@ -67,6 +67,8 @@ export function agentTypeOf(input: Record<string, unknown> | undefined): string 
 const TODO_WRITE = /\b(?:insert|update|delete|replace)\b[\s\S]*\btodos\b|\btodos\b[\s\S]*\bset\b/i;
 /** Session ids are UUIDs; anything else never becomes part of a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+/** How long a read of Copilot CLI's session database waits for a lock its writer holds. */
+const SESSION_DB_WAIT_MS = 250;
 const SESSION_DB_MAX = 64 * 1024 * 1024;
 const TODOS_MAX = 200;
 
@@ -92,6 +94,9 @@ export function sessionTodos(session: string | null, env: Readonly<Record<string
     const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
     const db = new Database(path, { readonly: true });
     try {
+      // Copilot CLI may be writing the plan this very moment: wait a little, as the store's readers wait, rather
+      // than miss it (a hook's budget allows no more).
+      db.exec(`PRAGMA busy_timeout = ${SESSION_DB_WAIT_MS}`);
       const rows = db.query(`SELECT title, status FROM todos ORDER BY rowid LIMIT ${TODOS_MAX}`).all();
       schema ??= buildSchema();
       const todos = schema.todo;

@@ -3,14 +3,13 @@
  * would (its command string through its shell, a synthetic payload on stdin, inside a temporary project), then check
  * that the event landed. Every problem comes with a fix.
  */
-import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { comSpec, findProgram, NO_CURRENT_FOLDER_LOOKUP, relativePathEntries, systemCmd, trustedPath, userProgram, withTrustedPath } from "../core/programs.ts";
 import { switchedOffNotice, withoutSwitch } from "../core/switch.ts";
 import { VERSION } from "../core/version.ts";
-import { dbPath } from "../store/paths.ts";
+import { closeStore, openStore } from "../store/db.ts";
 import { installedAgentId } from "./agents.ts";
 import { antigravityHandlers } from "./antigravity.ts";
 import { claudeHandlers } from "./claude.ts";
@@ -233,14 +232,21 @@ export function copilotPayload(event: string, project: string, sessionId: string
   }
 }
 
+/**
+ * The events in the doctor's scratch store, read the way the product's own readers open it (openStore: busy timeout
+ * set first). A SessionEnd handler run just before starts the detached `runtime:prune --auto`, whose first open may
+ * hold the WAL's recovery lock for a moment: a handle without a busy timeout failed right there ("database is
+ * locked").
+ */
 function countEvents(project: string): number {
-  const db = new Database(dbPath(project), { readonly: true });
+  const store = openStore(project, { mustExist: true, readonly: true });
+  if (store === null) return 0;
   try {
-    const a = db.query("SELECT count(*) AS n FROM execution_events").get() as { n: number };
-    const b = db.query("SELECT count(*) AS n FROM agent_events").get() as { n: number };
+    const a = store.db.query("SELECT count(*) AS n FROM execution_events").get() as { n: number };
+    const b = store.db.query("SELECT count(*) AS n FROM agent_events").get() as { n: number };
     return a.n + b.n;
   } finally {
-    db.close();
+    closeStore(store);
   }
 }
 

@@ -4,11 +4,12 @@
  * `execution_events` through an index search, never by a scan of the table or of one of its indexes.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { SQL } from "../../src/dashboard/queries.ts";
 import { SCHEMA_VERSION } from "../../src/store/schema.ts";
 import { cleanupTemp, runAioson, tempProject } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -17,11 +18,11 @@ describe("schema 2", () => {
     const project = tempProject();
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--summary=before"]).code).toBe(0);
     const path = join(project, ".aioson", "runtime", "aios.sqlite");
-    const old = new Database(path);
+    const old = openDbFile(path);
     old.exec("DROP INDEX idx_execution_events_session_type; PRAGMA user_version = 1");
     old.close();
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--summary=after"]).code).toBe(0);
-    const db = new Database(path, { readonly: true });
+    const db = openDbFile(path, { readonly: true });
     try {
       expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
       expect(db.query("SELECT sql FROM sqlite_master WHERE name = 'idx_execution_events_session_type'").get()).toEqual({
@@ -41,7 +42,7 @@ function planOf(db: Database, sql: string): string[] {
 describe("dashboard query plans", () => {
   const project = tempProject();
   const init = runAioson(["runtime:init", project]);
-  const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"), { readonly: true });
+  const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"), { readonly: true });
 
   test("the store was made by the binary", () => {
     expect(init.code).toBe(0);

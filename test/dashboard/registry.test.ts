@@ -3,10 +3,10 @@
  * process that did it, safe under concurrent creators, bounded, and validated when read back.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -49,7 +49,7 @@ describe("projects registry", () => {
     const project = tempProject();
     expect(runAioson(["runtime:init", project], { home }).code).toBe(0);
     rmSync(join(home, ".config", "aioson", "projects.json"));
-    const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
     db.exec("PRAGMA user_version = 1");
     db.close();
     expect(runAioson(["hooks:emit", project], { home, stdin: WRITE(project) }).code).toBe(0);

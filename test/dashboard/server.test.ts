@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { HealthResponse, ProjectsResponse, PushMessage, SessionDetail, SessionsResponse, TimelineResponse } from "../../src/dashboard/api.ts";
 import { cleanupTemp, runAioson, tempDir, tempProject } from "../helpers.ts";
 import { get, getJson, rawRequest, startDashboard, writePayload, type RunningDashboard } from "./helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 const running: RunningDashboard[] = [];
 afterAll(async () => {
@@ -213,7 +214,7 @@ describe("aioson dashboard: a hostile project", () => {
     const viewed = tempProject();
     emit(viewed, home, writePayload(viewed, "v-1", "a.ts"));
     const { Database } = await import("bun:sqlite");
-    const db = new Database(join(viewed, ".aioson", "runtime", "aios.sqlite"));
+    const db = openDbFile(join(viewed, ".aioson", "runtime", "aios.sqlite"));
     db.exec("ALTER TABLE execution_events RENAME TO real_events; CREATE VIEW execution_events AS SELECT * FROM real_events;");
     db.close();
     for (const [project, problem] of [[fifo, "not a regular file"], [linked, "symlink"], [viewed, "no execution_events table"]] as const) {
@@ -236,7 +237,7 @@ describe("aioson dashboard: a hostile project", () => {
     const project = tempProject();
     emit(project, home, writePayload(project, "cap-0", "a.ts"));
     const { Database } = await import("bun:sqlite");
-    const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
     db.exec("BEGIN");
     const insert = db.query("INSERT INTO execution_events (event_type, message, created_at, harness_session_id) VALUES ('note', 'x', '2026-01-01T00:00:00.000Z', ?)");
     for (let i = 0; i < 50_010; i++) insert.run(`s-${i}`);

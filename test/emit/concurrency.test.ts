@@ -1,10 +1,10 @@
 /** Nothing lost (issue 3): parallel writers, cold starts, and processes killed mid-write. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
 import { emit, events, liveDirOf } from "./helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -101,7 +101,7 @@ describe("hooks:emit — a store locked for longer than the busy timeout", () =>
   test("the event is dropped after ~5 s, exit 0, {ok:false}, logged — the agent is not held", async () => {
     const project = tempProject();
     expect(emit(project, writePayload("first.ts")).result.ok).toBe(true);
-    const blocker = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    const blocker = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
     blocker.exec("BEGIN IMMEDIATE");
     const proc = Bun.spawn([BINARY, "hooks:emit", project, "--json"], { stdin: new TextEncoder().encode(writePayload("locked.ts")), env: testEnv(tempDir()), stdout: "pipe" });
     const bound = new Promise<"hung">((settle) => setTimeout(() => settle("hung"), 15_000));
@@ -122,7 +122,7 @@ describe("hooks:emit — killed mid-write", () => {
     const project = tempProject();
     expect(emit(project, writePayload("first.ts")).result.ok).toBe(true);
     // Hold the write lock so the hook is caught inside its BEGIN IMMEDIATE, then kill it there.
-    const blocker = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+    const blocker = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
     blocker.exec("PRAGMA busy_timeout = 5000");
     blocker.exec("BEGIN IMMEDIATE");
     blocker.exec("INSERT INTO agent_events (run_key, event_type, message, created_at) SELECT run_key, 'probe', '', 'x' FROM agent_runs LIMIT 1");

@@ -3,13 +3,13 @@
  * `.github/hooks/aioson.json` (shapes captured from the pinned CLI against a scripted model), recorded with
  * `--source=copilot` as the installed handlers call hooks:emit.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson, tempDir, tempProject } from "../helpers.ts";
 import { runGuard } from "../kit/helpers.ts";
 import { emit, events, payloadOf } from "./helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -63,7 +63,7 @@ describe("Copilot CLI tool calls", () => {
     const home = tempDir("aioson-home-");
     const dir = join(home, ".copilot", "session-state", SESSION);
     mkdirSync(dir, { recursive: true });
-    const db = new Database(join(dir, "session.db"));
+    const db = openDbFile(join(dir, "session.db"));
     db.exec("CREATE TABLE todos (id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT, status TEXT DEFAULT 'pending')");
     db.exec("INSERT INTO todos (id, title) VALUES ('a', 'Writing model'), ('b', 'Adding tests'), ('c', 'Shipping')");
     db.exec("UPDATE todos SET status = 'done' WHERE id = 'a'; UPDATE todos SET status = 'blocked' WHERE id = 'c'");

@@ -2,13 +2,13 @@
  * The automatic export: a Stop (or SessionEnd) hook starts one detached exporter and returns without waiting for
  * it; exporters of one project run one at a time; and nothing in a project can turn the export on or aim it.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempProject } from "../helpers.ts";
 import { CLAUDE_SESSION, eventually, homeWithConfig, recordSession, runAsync, SESSION_SPANS } from "./helpers.ts";
 import { gatedReceiver, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -99,7 +99,7 @@ describe("a Stop hook starts the exporter", () => {
       expect(receiver.requests).toHaveLength(0);
       // A wait file that claims more than the longest backoff is not believed: the next turn end exports.
       writeFileSync(waitFile, String(Date.now() + 24 * 3_600_000));
-      const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+      const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
       db.exec("UPDATE otel_export_cursors SET retry_at = NULL");
       db.close();
       expect((await runAsync({ args: ["hooks:emit", project, "--source=claude"], cwd: project, home, env, stdin: stopPayload(project, "after") })).code).toBe(0);

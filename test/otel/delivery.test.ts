@@ -3,13 +3,13 @@
  * backlog of 10,000 events: at least once, in bounded batches, the cursor moving only past what the collector
  * took, and resends carrying the same ids (so a backend deduplicating by id holds every event exactly once).
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, tempProject } from "../helpers.ts";
 import { eventually, homeWithConfig, otelEnv, recordSession, runAsync, SESSION_SPANS } from "./helpers.ts";
 import { gatedReceiver, partialSuccessBody, startReceiver, uniqueLogs, uniqueSpans } from "./receiver.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -236,7 +236,7 @@ describe("answers that refuse data", () => {
 
 /** Rows as hooks:emit writes them, straight into the store: a tool call, a test run, a compaction, in turn. */
 function backlog(project: string, count: number): void {
-  const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+  const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
   const run = db.query("SELECT run_key, task_key, session_key FROM agent_runs LIMIT 1").get() as { run_key: string; task_key: string; session_key: string };
   const insert = db.query(
     `INSERT INTO execution_events (task_key, run_key, agent_name, agent_kind, session_key, source, event_type, phase, status, tool_name, message, payload_json, sequence_no, created_at, harness_session_id, harness, duration_ms)

@@ -4,11 +4,11 @@
  * a file copied to another machine) would lack the newest events. After a SessionEnd, a session:guard idle close or
  * a session:guard stop, the database file alone holds every event of every closed session.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -27,7 +27,7 @@ function write(project: string, session: string, file: string): void {
 function copiedAlone(project: string): Map<string, number> {
   const copy = join(tempDir("aioson-copy-"), "aios.sqlite");
   copyFileSync(dbFile(project), copy);
-  const db = new Database(copy, { readonly: true });
+  const db = openDbFile(copy, { readonly: true });
   try {
     // A store whose schema is still in the WAL has no table in the file yet.
     if (!db.query("SELECT 1 FROM sqlite_master WHERE name = 'execution_events'").get()) return new Map();

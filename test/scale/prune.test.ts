@@ -4,7 +4,6 @@
  * the space back (incremental vacuum on a store this version made, `--vacuum` for an older one), writes nothing in a
  * dry run, and races live hook writes without losing one of them.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { closeStore, openStore, withStoreTransaction } from "../../src/store/db.
 import { appendRunEvent, insertStandaloneEvent, startRun, startTask, updateRunRow, updateTask } from "../../src/store/records.ts";
 import { buildBigStore } from "../../scripts/big-store.ts";
 import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -142,7 +142,7 @@ describe("runtime:prune", () => {
     expect(report.vacuum).toBe("incremental");
     expect(report.bytes.after).toBeLessThan(report.bytes.before * 0.6);
     expect(statSync(dbFile(project)).size).toBe(report.bytes.after);
-    const db = new Database(dbFile(project), { readonly: true });
+    const db = openDbFile(dbFile(project), { readonly: true });
     expect((db.query("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count).toBe(0);
     expect((db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     db.close();
@@ -150,7 +150,7 @@ describe("runtime:prune", () => {
     // A store created before incremental vacuum: the pages are freed for reuse; --vacuum gives them back once.
     const older = tempProject();
     mkdirSync(join(older, ".aioson", "runtime"), { recursive: true });
-    const raw = new Database(dbFile(older), { create: true });
+    const raw = openDbFile(dbFile(older), { create: true });
     raw.exec("PRAGMA journal_mode = WAL; CREATE TABLE keep_me (x)");
     raw.close();
     seed(older);
@@ -162,7 +162,7 @@ describe("runtime:prune", () => {
     const vacuumed = prune(older, "--older-than=30d", "--vacuum");
     expect(vacuumed.vacuum).toBe("full");
     expect(vacuumed.bytes.after).toBeLessThan(reused.bytes.after * 0.6);
-    const after = new Database(dbFile(older), { readonly: true });
+    const after = openDbFile(dbFile(older), { readonly: true });
     expect((after.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum).toBe(2);
     after.close();
   });
@@ -172,7 +172,7 @@ describe("runtime:prune", () => {
     seed(project);
     const ids = rows<{ id: number; message: string }>(project, "SELECT id, message FROM execution_events ORDER BY id");
     const sentUpTo = (ids.find((row) => row.message === "Write: src/old1-199.ts") as { id: number }).id;
-    const cursors = new Database(dbFile(project));
+    const cursors = openDbFile(dbFile(project));
     const cursor = cursors.query("INSERT INTO otel_export_cursors (destination, signal, last_event_id, updated_at) VALUES (?, ?, ?, ?)");
     cursor.run("collector-down", "traces", sentUpTo, ago(0.5));
     cursor.run("abandoned", "logs", 3, ago(40));

@@ -21,6 +21,7 @@ import { LATE_INDEXES, SCHEMA_VERSION } from "../../src/store/schema.ts";
 import { buildReport } from "../../src/usage/report.ts";
 import { cleanupTemp, runAioson, tempProject } from "../helpers.ts";
 import { HooksRecorder } from "../recap-helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -143,12 +144,12 @@ describe("query plans at any size (issue 16)", () => {
     // The store as the previous version left it: without the indexes this version adds.
     const added = names.filter((name) => /recap|source_type|unsessioned|handoff|tokens|_updated$/.test(name));
     expect(added).toHaveLength(10);
-    const old = new Database(path);
+    const old = openDbFile(path);
     for (const name of added) old.exec(`DROP INDEX ${name}`);
     old.exec(`PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
     old.close();
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--summary=after"]).code).toBe(0);
-    const db = new Database(path, { readonly: true });
+    const db = openDbFile(path, { readonly: true });
     try {
       expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
       const present = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Array<{ name: string }>).map((row) => row.name));

@@ -3,11 +3,11 @@
  * "outside" folder the project's symlinks point into and the temp HOME, snapshots of both to prove nothing outside
  * the project changed, a bounded spawn (no hang) and a peak-memory run under GNU time.
  */
-import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, tempDir, testEnv } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 export type Hostile = {
   /** The temp root: project, outside and home are its children. */
@@ -138,7 +138,7 @@ export function hookLogOf(h: Hostile): string {
 
 /** One statement against the project's store, as a committed (hand-edited) store would hold it. */
 export function editStore(h: Hostile, sql: string, ...params: string[]): void {
-  const db = new Database(join(runtimeOf(h.project), "aios.sqlite"));
+  const db = openDbFile(join(runtimeOf(h.project), "aios.sqlite"));
   try {
     db.query(sql).run(...params);
   } finally {

@@ -4,11 +4,11 @@
  * and log the refusal when the log itself is safe; people-facing commands fail with a clear error.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson } from "../helpers.ts";
 import { hookLogOf, type Hostile, hostileProject, NAMING_RULE, namingWrite, outsideState, runBounded, runtimeOf, WRITE_PAYLOAD } from "./paths-helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -17,7 +17,7 @@ const payload = JSON.stringify(WRITE_PAYLOAD);
 /** Another project's store, full of rows the hostile project wants read into a checkpoint. */
 function foreignStore(h: Hostile): string {
   const path = join(h.outside, "aios.sqlite");
-  const db = new Database(path, { create: true });
+  const db = openDbFile(path, { create: true });
   db.exec("CREATE TABLE secret (v TEXT); INSERT INTO secret VALUES ('foreign data')");
   db.close();
   return path;

@@ -4,11 +4,11 @@
  * messages, rule paths and config keys are shown as visible `\u{…}` escapes (line breaks as spaces) by every
  * human-facing command's text output, and a recorded newline cannot draw a line of its own (src/text/terminal.ts).
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson, tempDir, tempProject } from "../helpers.ts";
+import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
@@ -32,7 +32,7 @@ function hostileProject(): { project: string; home: string } {
   emit({ hook_event_name: "Stop", last_assistant_message: `done ${HOSTILE}` });
   expect(runAioson(["runtime:emit", project, "--agent=dev", "--type=note", `--summary=${HOSTILE}`, `--title=${HOSTILE}`], { home }).code).toBe(0);
   // A repository can ship its own store: every text column is the attacker's.
-  const db = new Database(join(project, ".aioson", "runtime", "aios.sqlite"));
+  const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
   try {
     db.run("UPDATE tasks SET title = ?, status = 'running'", [HOSTILE]);
     db.run("UPDATE agent_runs SET title = ?, summary = ?", [HOSTILE, HOSTILE]);
