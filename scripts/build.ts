@@ -4,7 +4,7 @@
  *   bun scripts/build.ts --all      every release target as dist/aioson-<os>-<arch>[.exe] + dist/SHA256SUMS, and
  *                                   install.sh / install.ps1 beside them: dist/ is then a complete release folder
  *   bun scripts/build.ts --target=linux-arm64 [--target=...]   chosen targets only
- *   --no-bytecode / --no-minify / --no-splitting / --jit-policy=<n>     compare startup costs (see README "Build flags")
+ *   --no-bytecode / --no-minify / --no-splitting / --jit-policy=<n>     compare startup costs (see docs/benchmarks.md "Build flags")
  */
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ function commitId(): string {
 }
 
 /**
- * Startup-relevant bundler flags (README "Build flags" has the figures). `splitting` puts each lazily imported
+ * Startup-relevant bundler flags (docs/benchmarks.md "Build flags" has the figures). `splitting` puts each lazily imported
  * command in its own embedded chunk, so a hook parses only the code of the command it runs. `jitPolicy` scales
  * JavaScriptCore's tier-up thresholds (`--compile-jit-policy`): a hook runs almost every function once, so
  * compiling any of them is wasted work.

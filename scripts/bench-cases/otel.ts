@@ -45,7 +45,7 @@ function setup(withConfig: boolean) {
 
 const ARGS = ["hooks:emit", "{project}", "--agent=dev", "--source=claude", "--then=agent:done"];
 const BASE = "hooks:emit claude Stop --then=agent:done, no OTLP endpoint";
-/** "Beyond noise": the ratios of one case move by about ±0.1 between runs of the same build (README "Benchmark"). */
+/** "Beyond noise": the ratios of one case move by about ±0.1 between runs of the same build (docs/benchmarks.md). */
 const NOISE = 1.1;
 
 const cases: BenchCase[] = [

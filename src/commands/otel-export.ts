@@ -5,7 +5,7 @@ import { userConfigPath } from "../core/user-config.ts";
 import { resolveHookRoot } from "../core/project-root.ts";
 import { DIR_ARG, JSON_ARG, startDir, userRoot } from "../runtime/args.ts";
 
-/** README "Team dashboards": send the recorded events not sent yet to the configured OpenTelemetry collector. */
+/** docs/team-export.md: send the recorded events not sent yet to the configured OpenTelemetry collector. */
 export default defineCommand({
   meta: { name: "otel:export", description: "Send the recorded events not sent yet to an OpenTelemetry collector (OTLP)" },
   args: {

@@ -1,5 +1,5 @@
 /**
- * The one schema of keys and labels. The project is untrusted (README "Security"): a value read back from the store,
+ * The one schema of keys and labels. The project is untrusted (docs/security.md): a value read back from the store,
  * a pointer or a state.json is checked with the same functions as the flag or payload value it came from, before it
  * becomes a path part; labels are capped with a visible cut mark before they are stored.
  */
@@ -13,7 +13,7 @@ export function capHead(text: string, max: number): string {
 }
 
 /**
- * Label caps in characters (README "Security"). Real values are far shorter: a harness session id is a UUID or an
+ * Label caps in characters (docs/security.md). Real values are far shorter: a harness session id is a UUID or an
  * OpenCode `ses_…` id (≤ 40), a harness name a word, an event type or status a word.
  */
 export const HARNESS_SESSION_ID_MAX = 128;

@@ -1,5 +1,5 @@
 /**
- * Writes into a project: the project is untrusted (README "Security"), so a path that aioson builds under a
+ * Writes into a project: the project is untrusted (docs/security.md), so a path that aioson builds under a
  * project root is written only when it stays inside that root and no file or folder on the way is a symlink (aioson
  * never makes symlinks, so any symlink there was put by someone else). Every write into a project goes through
  * this module: the store and its `-wal`/`-shm`, `live/` files, `hooks.log`, pointers, snapshots, workspace harness

@@ -1,7 +1,7 @@
 /**
  * The user-level aioson config file: the only place, besides the environment, where settings that can send data
  * off the machine (the judge's endpoint and key, the OpenTelemetry endpoint and headers) may come from. A project is
- * untrusted (README "Security"), so no file inside a project can ever set them; HOME is the user's.
+ * untrusted (docs/security.md), so no file inside a project can ever set them; HOME is the user's.
  *
  *   $XDG_CONFIG_HOME/aioson/config.json, else ~/.config/aioson/config.json   (POSIX)
  *   %APPDATA%\aioson\config.json, else ~\AppData\Roaming\aioson\config.json  (Windows)

@@ -117,7 +117,7 @@ class Api {
    * A long session's panels read tens of thousands of rows into short-lived objects; left to itself the heap keeps
    * that garbage around while more answers pile theirs on, so a heavy answer is followed at once by a full
    * collection (a few milliseconds next to the answer's tens), which keeps the server within its memory budget
-   * (README "Dashboard").
+   * (docs/dashboard.md).
    */
   #measured(compute: () => string): string {
     const started = performance.now();

@@ -1,5 +1,5 @@
 /**
- * Read-only connections to project stores. A project is untrusted (README "Security"), so a store is opened only
+ * Read-only connections to project stores. A project is untrusted (docs/security.md), so a store is opened only
  * when its path has no symlink below the project root and it is a regular file (a FIFO there would block the open),
  * the connection can never write (read-only open, `query_only`), the schema cannot run functions
  * (`trusted_schema=OFF`) and the tables read are tables (a view named `execution_events` could make every read

@@ -7,7 +7,7 @@ import { redactSecrets } from "../text/redact.ts";
 /**
  * Spec 6.10: the judge ("Jev") for rules the guard picked by vocabulary alone.
  *
- * A project is untrusted (README "Security"): the judge's endpoint, model and key come only from the user — the
+ * A project is untrusted (docs/security.md): the judge's endpoint, model and key come only from the user — the
  * environment (`OPENROUTER_API_KEY` / `TYPESAFE_API_KEY`) and the `jev` section of the user config file
  * (`src/core/user-config.ts`). The judge runs only when the user turned it on there. A project's
  * `aioson-models.json` may still opt out (`jev.enabled: false`) and tune `jev.min_noul` for its own rules; its

@@ -134,7 +134,7 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   let jevReport: JevReport;
   let kept = vocabulary;
   const judged = vocabulary.filter((block) => !owners.has(block.path) && (block.constraints.length > 0 || block.forbidden.length > 0));
-  // Only the user turns the judge on (README "Security"): without a `jev` section in the user config there is no
+  // Only the user turns the judge on (docs/security.md): without a `jev` section in the user config there is no
   // judge, answered without loading the judge module.
   const userConfig = input.jev && judged.length > 0 ? (await import("../core/user-config.ts")).readUserConfig(input.env) : null;
   if (userConfig?.kind === "ok" && userConfig.config.jev !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * Where the OpenTelemetry export sends, and what (README "Team dashboards"). Two sources only, both the user's:
+ * Where the OpenTelemetry export sends, and what (docs/team-export.md). Two sources only, both the user's:
  * the standard `OTEL_*` environment variables and the `otel` section of the user-level aioson config file
  * (`src/core/user-config.ts`). Nothing inside a project is ever read here: a cloned repository cannot turn the
  * export on, point it anywhere or add a header.

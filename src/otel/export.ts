@@ -1,5 +1,5 @@
 /**
- * `otel:export`: sends the events not yet sent to each configured destination (README "Team dashboards").
+ * `otel:export`: sends the events not yet sent to each configured destination (docs/team-export.md).
  *
  * Delivery is at least once: per destination and signal a cursor in the store moves past a batch only once the
  * collector took it (or answered that it never will: 400, or a partial success, which OTLP forbids retrying), and

@@ -1,5 +1,5 @@
 /**
- * Recorded events → OpenTelemetry spans and log records (README "Team dashboards"), following the GenAI semantic
+ * Recorded events → OpenTelemetry spans and log records (docs/team-export.md), following the GenAI semantic
  * conventions where they have a name for the thing (`gen_ai.operation.name`, `gen_ai.agent.name`,
  * `gen_ai.tool.name`, `gen_ai.conversation.id`) and `aioson.*` otherwise.
  *

@@ -1,5 +1,5 @@
 /**
- * The automatic export (README "Team dashboards"): a hook that ends a turn or a session starts one detached
+ * The automatic export (docs/team-export.md): a hook that ends a turn or a session starts one detached
  * `aioson otel:export --auto` and returns at once; it never waits for it. At most one export per project runs at a
  * time: a started exporter that finds the store's lease held exits right away, and the one holding it looks again
  * for new events before it ends.

@@ -74,7 +74,7 @@ const TITLE_MAX = 500;
 
 /**
  * Every label column is capped here, at the one door into the store, whichever command or payload the value came
- * from (README "Security"); free text (message, goal, summary) is bounded by its producer.
+ * from (docs/security.md); free text (message, goal, summary) is bounded by its producer.
  */
 function label(value: string | null | undefined, max?: number): string | null {
   return typeof value === "string" ? capLabel(value, max) : null;

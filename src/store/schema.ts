@@ -123,7 +123,7 @@ CREATE TABLE IF NOT EXISTS content_items (
   updated_at TEXT NOT NULL
 );
 
--- The OpenTelemetry export (README "Team dashboards"): how far each destination has been sent, one row per
+-- The OpenTelemetry export (docs/team-export.md): how far each destination has been sent, one row per
 -- destination (a hash of the endpoint URL, never the URL) and signal.
 CREATE TABLE IF NOT EXISTS otel_export_cursors (
   destination TEXT NOT NULL,

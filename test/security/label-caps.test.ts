@@ -1,6 +1,6 @@
 /**
  * Issue 11 item 6, labels: `session_id`, `--source`, tool names, triggers, reasons and every label column are capped
- * before storage with the visible cut mark (README "Security": 128 characters for a harness session id, 64 for a
+ * before storage with the visible cut mark (docs/security.md: 128 characters for a harness session id, 64 for a
  * harness name, 200 for other labels). A 10 MB session_id used to be stored whole in every row.
  */
 import { afterAll, describe, expect, test } from "bun:test";
