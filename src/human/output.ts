@@ -11,50 +11,11 @@
  * quotes may come from a hostile project, and must not drive the terminal.
  */
 import { createConsola, type ConsolaInstance, type LogObject, type LogType } from "consola/core";
-import { fstatSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { CommandError, printJson } from "../core/output.ts";
 import { terminalText } from "../text/terminal.ts";
 import { nextStep } from "./next-step.ts";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function set(value: string | undefined): boolean {
-  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
-}
-
-/**
- * A terminal: the stream is a character device. Not node:tty's isatty, which costs a compiled Bun binary ≈ 2.6 ms to
- * load; the other character devices output is sent to are sinks such as /dev/null, where colour does no harm.
- */
-export function isTerminal(fd: 1 | 2): boolean {
-  try {
-    return fstatSync(fd).isCharacterDevice();
-  } catch {
-    return false;
-  }
-}
-
-/** Colour for one stream (1 stdout, 2 stderr): https://no-color.org, then FORCE_COLOR, then CI, TERM and the TTY. */
-export function colourFor(fd: 1 | 2, env: Env = process.env): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (set(env.FORCE_COLOR)) return true;
-  if (set(env.CI) || env.TERM === "dumb") return false;
-  return isTerminal(fd);
-}
-
-/** A redrawn line (progress) only where a person watches it: a terminal, not CI, not a dumb terminal. */
-export function interactive(fd: 1 | 2, env: Env = process.env): boolean {
-  return !set(env.CI) && env.TERM !== "dumb" && isTerminal(fd);
-}
-
-/** SGR pairs; consola/utils' `colors` are decided once, for stdout only and without CI, so they are not used. */
-const SGR = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], magenta: [35, 39] } as const;
-type Paint = keyof typeof SGR;
-
-function paint(style: Paint, text: string): string {
-  const [open, close] = SGR[style];
-  return `\x1b[${open}m${text}\x1b[${close}m`;
-}
+import { colourFor, isTerminal, paint, paintCommands, type Paint } from "./style.ts";
 
 /** The spec's marks are the kind of a line: `✓` done, `⚠` a warning, `✗` a failure, `•`/`·` information. */
 const MARK = /^(\s*)(✓|⚠|✗|•|·|ℹ|\[dry-run\])(?=\s|$)/;
@@ -88,9 +49,7 @@ export function colourLine(line: string, type: LogType, tag: string): string {
   let body = line.slice(prefix.length + (mark?.[0].length ?? 0));
   if (colour) body = body.replace(/^(\s*)(Error|Warning):/, (_m, space: string, label: string) => `${space}${paint("bold", paint(colour, `${label}:`))}`);
   body = body.replace(/^(\s+)(fix:)/, (_m, indent: string, label: string) => `${indent}${paint("dim", label)}`);
-  // Commands to run: `quoted`, or the `aioson …` a line ends with ("To verify: aioson live:status . --agent=dev").
-  body = body.replace(/`([^`]+)`/g, (_m, inner: string) => `\`${paint("cyan", inner)}\``);
-  body = body.replace(/(: )(aioson [^`]+)$/, (_m, sep: string, command: string) => `${sep}${paint("cyan", command)}`);
+  body = paintCommands(body);
   const shownMark = mark ? `${mark[1]}${colour ? paint(mark[2] === "[dry-run]" ? "magenta" : colour, mark[2] as string) : mark[2]}` : "";
   return `${prefix ? `${paint("dim", prefix.trimEnd())} ` : ""}${shownMark}${body}`;
 }

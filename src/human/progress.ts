@@ -2,12 +2,12 @@
  * Progress for the commands people run that take more than a moment (hooks:doctor running each handler, init and
  * update, prune, export): one line on stderr — a spinner, what is being done and how far — redrawn in place and erased
  * when the work is done, so the report that follows prints as it always does. Only where a person watches it: stderr
- * a terminal, not CI, not TERM=dumb (human/output.ts `interactive`); otherwise every call does nothing, and a piped or
+ * a terminal, not CI, not TERM=dumb (human/style.ts `interactive`); otherwise every call does nothing, and a piped or
  * redirected run prints exactly what it printed before.
  */
 import { writeSync } from "node:fs";
 import { terminalText } from "../text/terminal.ts";
-import { colourFor, interactive } from "./output.ts";
+import { colourFor, interactive, paint, streamWidth } from "./style.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 /** The spinner turns by itself while an asynchronous step runs; a synchronous loop redraws it at each step. */
@@ -35,8 +35,9 @@ function write(text: string): void {
 export function progress(title: string, total?: number): Progress {
   if (!interactive(2)) return SILENT;
   const colour = colourFor(2);
-  // A terminal of unknown size (0 columns) is taken as 80 wide.
-  const width = Math.max(20, (process.stderr.columns || 80) - 1);
+  // One column short of the width: a line that fills the last column wraps on some terminals, and ERASE would then
+  // erase only its second half.
+  const width = streamWidth(2) - 1;
   let frame = 0;
   let count = 0;
   let label = "";
@@ -44,7 +45,7 @@ export function progress(title: string, total?: number): Progress {
     const spinner = FRAMES[frame++ % FRAMES.length] as string;
     const counter = total ? `[${count}/${total}]` : `[${count}]`;
     const line = [...`${spinner} ${title} ${counter} ${label}`.trimEnd()].slice(0, width).join("");
-    write(`${ERASE}${colour ? line.replace(spinner, `\x1b[36m${spinner}\x1b[39m`) : line}`);
+    write(`${ERASE}${colour ? line.replace(spinner, paint("cyan", spinner)) : line}`);
   };
   const timer = setInterval(draw, TICK_MS);
   timer.unref();
