@@ -1,6 +1,7 @@
 import type { ArgsDef, CommandDef, ParsedArgs } from "citty";
 import { declaredOptions, parseCommandArgs } from "./cli/args.ts";
 import { versionLine } from "./core/version.ts";
+import type { HelpBlock, HelpSection } from "./human/help.ts";
 
 type Area = "Hooks" | "Context" | "Sessions" | "Runtime" | "Project" | "Guards";
 /**
@@ -51,20 +52,33 @@ export function findCommand(token: string): Entry | undefined {
   return COMMANDS.find((entry) => entry.name === token || entry.name.replace(":", "-") === token);
 }
 
-/** The commands by area, as `aioson --help` lists them. */
-function commandList(): string[] {
-  const width = Math.max(...COMMANDS.map((entry) => entry.name.length));
-  const lines: string[] = [];
-  for (const area of AREAS) {
-    lines.push(`${area}:`);
-    for (const entry of COMMANDS.filter((e) => e.area === area)) lines.push(`  ${entry.name.padEnd(width)}  ${entry.description}`);
-    lines.push("");
-  }
-  return lines;
+/** The commands by area, as `aioson --help` lists them (rendered by src/human/help.ts). */
+function commandSections(): HelpSection[] {
+  return AREAS.map((area) => ({ title: `${area}:`, rows: COMMANDS.filter((e) => e.area === area).map((e) => ({ term: e.name, text: e.description })) }));
 }
 
-function rootHelp(): string {
-  return [versionLine(), "", "Usage: aioson <command> [dir] [--flag[=value]] ...", "", ...commandList(), "Run `aioson <command> --help` for a command's options."].join("\n");
+/** A command's args: a command may declare them as a value, a promise or a function (citty's `Resolvable`). */
+async function argsOf(command: CommandDef): Promise<ArgsDef> {
+  return (typeof command.args === "function" ? await command.args() : await command.args) ?? {};
+}
+
+/** A help page on stdout: as wide as the terminal, coloured only on a colour terminal (src/human/style.ts). */
+async function printHelp(blocks: readonly HelpBlock[]): Promise<void> {
+  const { renderHelp } = await import("./human/help.ts");
+  const { colourFor, streamWidth } = await import("./human/style.ts");
+  console.log(renderHelp(blocks, { colour: colourFor(1), width: streamWidth(1) }));
+}
+
+/** `aioson --help`: the commands by area, in the same layout as a command's page. */
+function rootHelp(): HelpBlock[] {
+  return [{ paragraph: versionLine() }, { paragraph: "Usage: aioson <command> [dir] [--flag[=value]] ..." }, ...commandSections(), { paragraph: "Run `aioson <command> --help` for a command's options." }];
+}
+
+/** `aioson <command> --help`, from the command's own description and args. */
+async function commandHelpOf(entry: Entry, command: CommandDef): Promise<HelpBlock[]> {
+  const { commandHelp } = await import("./human/help.ts");
+  const meta = typeof command.meta === "function" ? await command.meta() : await command.meta;
+  return commandHelp(entry.name, meta?.description ?? entry.description, await argsOf(command));
 }
 
 const HELP_FLAGS = new Set(["--help", "-h", "help"]);
@@ -77,7 +91,7 @@ async function run(argv: readonly string[]): Promise<number> {
       console.log(versionLine());
       return 0;
     }
-    console.log(rootHelp());
+    await printHelp(rootHelp());
     return argv.length === 0 || argv.some((token) => HELP_FLAGS.has(token)) ? 0 : 1;
   }
   const token = argv[commandIndex] as string;
@@ -87,16 +101,19 @@ async function run(argv: readonly string[]): Promise<number> {
   if (!entry) {
     const { unknownCommandError } = await import("./cli/suggest.ts");
     const { reportError } = await import("./human/output.ts");
-    return reportError(unknownCommandError(token, COMMANDS.map((e) => e.name), commandList()), token, json);
+    const { renderHelp } = await import("./human/help.ts");
+    const { streamWidth } = await import("./human/style.ts");
+    // The list goes under the error, on stderr; its colour is the error's (output.ts), its width stderr's.
+    const list = renderHelp(commandSections(), { colour: false, width: streamWidth(2) }).split("\n");
+    return reportError(unknownCommandError(token, COMMANDS.map((e) => e.name), list), token, json);
   }
   const command = (await entry.load()).default;
   if (rawArgs.some((arg) => arg === "--help" || arg === "-h")) {
-    const { renderUsage } = await import("citty");
-    console.log(await renderUsage(command, { meta: { name: "aioson" } }));
+    await printHelp(await commandHelpOf(entry, command));
     return 0;
   }
   try {
-    const argsDef = (typeof command.args === "function" ? await command.args() : await command.args) ?? {};
+    const argsDef = await argsOf(command);
     const { args, unknown } = parseCommandArgs(rawArgs, argsDef);
     if (unknown.length > 0 && !entry.hook) {
       const { unknownOptionsError } = await import("./cli/suggest.ts");

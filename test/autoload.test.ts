@@ -3,8 +3,9 @@
  * any repository an agent works in could set the hook's environment or preload code into it. scripts/build.ts
  * turns both off; these tests prove it through the real binary.
  *
- * The `.env` effect is observed through colour: citty paints `<command> --help` with ANSI codes unless the
- * environment says NO_COLOR=1 / TERM=dumb. A binary that loaded the project's `.env` prints the help uncoloured.
+ * The `.env` effect is observed through colour: with FORCE_COLOR=1, `<command> --help` is coloured even through a
+ * pipe, unless the environment says NO_COLOR=1 (which wins). A binary that loaded the project's `.env` prints the
+ * help uncoloured.
  * (Checked against a binary built with --compile-autoload-dotenv / --compile-autoload-bunfig: both tests fail.)
  */
 import { afterAll, describe, expect, test } from "bun:test";
@@ -16,8 +17,8 @@ afterAll(cleanupTemp);
 
 const ESC = "\u001b[";
 
-/** An environment in which help output is coloured: nothing that switches colour off. */
-const COLOUR_ENV = { NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TEST: undefined, TERM: "xterm-256color" };
+/** An environment in which help output is coloured through a pipe: FORCE_COLOR, and nothing that switches colour off. */
+const COLOUR_ENV = { NO_COLOR: undefined, FORCE_COLOR: "1", CI: undefined, TEST: undefined, TERM: "xterm-256color" };
 
 describe("autoload of .env and bunfig.toml is off in the compiled binary", () => {
   test("a project's .env does not reach the binary's environment", () => {

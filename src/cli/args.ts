@@ -1,7 +1,7 @@
 /**
  * Argument parsing of spec 0.1 for commands declared in citty's shape (`ArgsDef`). Hook commands sit on
  * the agent's critical path and citty's own parser pulls in `node:util` (about 1.5 ms of startup in a
- * compiled binary), so every command is parsed here; citty still renders `--help`.
+ * compiled binary), so every command is parsed here; `--help` is rendered from the same shape (src/human/help.ts).
  */
 import type { ArgsDef } from "citty";
 
@@ -16,7 +16,8 @@ export type ParsedArgs = Record<string, unknown> & { _: string[] };
 /** Accepted after any command: `--help` is answered before parsing, `--version` changes nothing there. */
 const ALWAYS_KNOWN: ReadonlySet<string> = new Set(["help", "h", "version", "v"]);
 
-function kebab(name: string): string {
+/** `dryRun` → `dry-run`: the spelling people type and help shows. */
+export function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 /**
- * Commands are declared in citty's shape (`meta`, `args`, `run`) so that citty renders their help. This
- * `defineCommand` is citty's identity helper without loading citty's runtime on a hook's path.
+ * Commands are declared in citty's shape (`meta`, `args`, `run`): its types only, never its runtime (src/cli/args.ts
+ * parses, src/human/help.ts renders `--help`). This `defineCommand` is citty's identity helper.
  */
 import type { ArgsDef, CommandDef } from "citty";
 

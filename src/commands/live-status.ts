@@ -37,10 +37,15 @@ function watchSeconds(rawArgs: readonly string[]): number | null {
   return seconds !== null && seconds > 0 ? seconds : DEFAULT_WATCH_SECONDS;
 }
 
-/** The start directory, ignoring a numeric token citty took as the positional after `--watch`. */
-function dirArg(dir: unknown, rawArgs: readonly string[]): unknown {
+/**
+ * The start directory: the first positional, unless that is the seconds of `--watch 5` (the switch never takes the
+ * next token, so `--watch ~/project` keeps the project); then the one after it.
+ */
+function dirArg(positionals: readonly string[], rawArgs: readonly string[]): string | undefined {
   const index = rawArgs.indexOf("--watch");
-  return index >= 0 && rawArgs[index + 1] === dir && /^\d+(\.\d+)?$/.test(String(dir)) ? undefined : dir;
+  const seconds = index >= 0 ? rawArgs[index + 1] : undefined;
+  const takenAsSeconds = seconds !== undefined && /^\d+(\.\d+)?$/.test(seconds) && positionals[0] === seconds;
+  return positionals[takenAsSeconds ? 1 : 0];
 }
 
 function render(snapshot: LiveSnapshot, style: Format): string[] {
@@ -56,7 +61,8 @@ export default defineCommand({
   args: {
     dir: DIR_ARG,
     agent: { type: "string", description: "Agent whose session to show (default: the latest session)" },
-    watch: { type: "string", description: "Reprint every <seconds> (default 2) until Ctrl+C" },
+    // A switch that may be given its seconds (`--watch`, `--watch=5`, `--watch 5`): help shows `--watch[=<seconds>]`.
+    watch: { type: "boolean", valueHint: "seconds", description: "Reprint every <seconds> (default 2) until Ctrl+C" },
     format: { type: "string", description: "compact or tmux-bar" },
     limit: { type: "string", description: `Recent events shown (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT})` },
     json: JSON_ARG,
@@ -67,7 +73,7 @@ export default defineCommand({
     if (seconds !== null && json) throw new CommandError("--watch cannot be combined with --json.");
     const style = format(args.format);
     const agent = textOption(args.agent) === null ? null : requiredAgent(args.agent, "--agent needs a value");
-    const root = userRoot(seconds === null ? args.dir : dirArg(args.dir, rawArgs));
+    const root = userRoot(dirArg(args._, rawArgs));
     const snapshot = (): LiveSnapshot => {
       const store = openExistingStore(root);
       try {
