@@ -50,6 +50,12 @@ export function colourLine(line: string, type: LogType, tag: string): string {
   if (colour) body = body.replace(/^(\s*)(Error|Warning):/, (_m, space: string, label: string) => `${space}${paint("bold", paint(colour, `${label}:`))}`);
   body = body.replace(/^(\s+)(fix:)/, (_m, indent: string, label: string) => `${indent}${paint("dim", label)}`);
   body = paintCommands(body);
+  // A mark in a line's last `|` column (live:status's `- <ts> | step_done | $ npm test | ✗ failed (exit 1)`): the line
+  // keeps its leading `- `, which scripts read, and the mark and its words take the colour of their kind.
+  body = body.replace(/( \| )(✓|⚠|✗)( [^|]*)?$/, (_m, sep: string, inline: string, words = "") => {
+    const paintAs = COLOUR_OF[KIND_OF_MARK[inline] ?? "log"];
+    return paintAs ? `${sep}${paint(paintAs, `${inline}${words}`)}` : `${sep}${inline}${words}`;
+  });
   const shownMark = mark ? `${mark[1]}${colour ? paint(mark[2] === "[dry-run]" ? "magenta" : colour, mark[2] as string) : mark[2]}` : "";
   return `${prefix ? `${paint("dim", prefix.trimEnd())} ` : ""}${shownMark}${body}`;
 }

@@ -36,12 +36,19 @@ export type LiveSnapshot = {
   run: RunRow | null;
   task: TaskRow | null;
   stats: LiveStats;
-  recentEvents: LastEvent[];
+  recentEvents: RecentEvent[];
   /** What the guards decided and injected in this session's harness sessions (store/guard-events.ts), oldest first. */
   guardEvents: GuardEvent[];
   contextEstimated: number | null;
   warning: string | null;
 };
+
+/**
+ * A recent event of spec 11 (`{ts, type, summary}`). A recorded command that failed also carries `outcome: "failed"`
+ * and its `exitCode` (null when the harness did not say): additive fields, on those events only, so that the text and
+ * the JSON say the same thing.
+ */
+export type RecentEvent = LastEvent & { outcome?: "failed"; exitCode?: number | null };
 
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 20;
@@ -72,12 +79,32 @@ function resolveRun(db: Database, agent: string | null, pointer: SessionPointer 
   );
 }
 
-/** A run's newest rows through its index: `sequence_no` grows with `id` inside a run (spec 2.5). */
-function dbEvents(db: Database, runKey: string, limit: number): LastEvent[] {
+type EventRow = { created_at: string; event_type: string; message: string; outcome: unknown; exit_code: unknown };
+
+/** hooks:emit records a shell command as `step_done` with its verdict and exit code in the payload (spec 4.7). */
+const COMMAND_EVENT = "step_done";
+
+/** The event as spec 11 maps it, and for a command whose recorded outcome is `failed`, that and its exit code. */
+export function recentEvent(row: EventRow): RecentEvent {
+  const event = { ts: row.created_at, type: row.event_type, summary: row.message };
+  if (row.event_type !== COMMAND_EVENT || row.outcome !== "failed") return event;
+  // The payload was written by a hook in a project that may be hostile: only an integer is an exit code.
+  return { ...event, outcome: "failed", exitCode: Number.isInteger(row.exit_code) ? (row.exit_code as number) : null };
+}
+
+/**
+ * A run's newest rows through its index: `sequence_no` grows with `id` inside a run (spec 2.5). A command's outcome
+ * is read in SQL, for its rows only (json_valid first: json_extract fails the query on a payload that does not parse).
+ */
+function dbEvents(db: Database, runKey: string, limit: number): RecentEvent[] {
+  const commandOnly = (path: string) => `CASE WHEN event_type = '${COMMAND_EVENT}' AND json_valid(payload_json) THEN json_extract(payload_json, '${path}') END`;
   const rows = db
-    .query("SELECT created_at, event_type, message FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ?")
-    .all(runKey, limit) as Array<{ created_at: string; event_type: string; message: string }>;
-  return rows.reverse().map((row) => ({ ts: row.created_at, type: row.event_type, summary: row.message }));
+    .query(
+      `SELECT created_at, event_type, message, ${commandOnly("$.outcome")} AS outcome, ${commandOnly("$.exit_code")} AS exit_code
+       FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ?`,
+    )
+    .all(runKey, limit) as EventRow[];
+  return rows.reverse().map(recentEvent);
 }
 
 function planTotals(task: TaskRow | null): { done: number; total: number } {
@@ -182,14 +209,34 @@ export function formatLiveStatus(s: LiveSnapshot): string[] {
   if (s.recentEvents.length === 0) lines.push("Recent events: none");
   else {
     lines.push("Recent events:");
-    for (const event of s.recentEvents) lines.push(`- ${event.ts} | ${event.type} | ${orDash(event.summary)}`);
+    for (const event of s.recentEvents) lines.push(`- ${event.ts} | ${event.type} | ${orDash(event.summary)}${failureText(event)}`);
   }
   if (s.guardEvents.length > 0) {
     lines.push("Guard events:");
     for (const event of s.guardEvents) lines.push(guardEventLine(event));
   }
+  const nothing = nothingRecordedLine(s);
+  if (nothing) lines.push(nothing);
   // Every value here comes from the store or state.json, written in a project that may be hostile.
   return lines.map(terminalText);
+}
+
+/**
+ * A failed command's last column: the `✗` of every other failure line (output.ts colours it red on a terminal) and
+ * words a script can match, `failed` and the exit code as the dashboard's digest writes it (`(exit 1)`).
+ */
+function failureText(event: RecentEvent): string {
+  if (event.outcome !== "failed") return "";
+  return ` | ✗ failed${event.exitCode === null || event.exitCode === undefined ? "" : ` (exit ${event.exitCode})`}`;
+}
+
+/**
+ * What to do when there is nothing to show (a fresh project, right after `init`): no session and no run. With
+ * `--agent`, it is that agent that has nothing recorded (another one may have).
+ */
+export function nothingRecordedLine(s: LiveSnapshot): string | null {
+  if (s.sessionKey !== null || s.run !== null || s.recentEvents.length > 0) return null;
+  return `Nothing recorded yet${s.agent ? ` for ${s.agent}` : ""}: start a session of your coding agent in this project, or run \`aioson hooks:doctor\` to check that the hooks fire.`;
 }
 
 function planText(s: LiveSnapshot): string {
