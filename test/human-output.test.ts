@@ -42,7 +42,8 @@ describe("human output", () => {
     expect(shown).toContain(`\x1b[2m${"─".repeat(50)}\x1b[22m`);
     expect(shown).toContain("  \x1b[32m✓\x1b[39m Claude Code — ");
     expect(shown).toContain("  \x1b[36m•\x1b[39m Every file write/edit → logged as artifact event");
-    expect(shown).toContain("To verify: \x1b[36maioson live:status . --agent=dev\x1b[39m");
+    expect(shown).toContain("To verify that the hooks fire: \x1b[36maioson hooks:doctor\x1b[39m\n");
+    expect(shown).toContain("To see the agent's session once it has run: \x1b[36maioson live:status . --agent=dev\x1b[39m\n");
     // FORCE_COLOR asks for the same through a pipe.
     expect(runAioson(["hooks:install", project, "--tool=claude"], { home, env: { FORCE_COLOR: "1" } }).stdout).toContain("  \x1b[32m✓\x1b[39m Claude Code — ");
   });

@@ -19,6 +19,27 @@ describe("init / update", () => {
     expect(readFileSync(join(home, ".codex", "hooks.json"), "utf8")).toContain("--source='codex'");
   });
 
+  test("init ends with what proves the hooks fire and what shows the sessions; live:status then says what to do", () => {
+    const home = tempDir("aioson-home-");
+    mkdirSync(join(home, ".claude"));
+    const run = runAioson(["init", "p", "--tool=claude"], { home, cwd: home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toEndWith(
+      [
+        "",
+        "To verify that the hooks fire: aioson hooks:doctor",
+        "To see the agent's session once it has run: aioson live:status . --agent=dev",
+        "To see every session: aioson dashboard",
+        "To uninstall: aioson hooks:uninstall --tool=claude",
+        "",
+      ].join("\n"),
+    );
+    // A fresh project has no session yet: live:status says so, and what to do, instead of "none" alone.
+    const status = runAioson(["live:status", ".", "--agent=dev"], { home, cwd: join(home, "p") });
+    expect(status.stdout).toContain("Live session: none\n");
+    expect(status.stdout).toEndWith("\nNothing recorded yet for @dev: start a session of your coding agent in this project, or run `aioson hooks:doctor` to check that the hooks fire.\n");
+  });
+
   test("--no-hooks skips the install and says how to do it later (108)", () => {
     const home = tempDir("aioson-home-");
     mkdirSync(join(home, ".claude"));

@@ -210,7 +210,15 @@ function footer(processed: readonly Processed[], guard: boolean, agent: string):
   for (const p of processed) {
     if (p.result.guards) lines.push(`  • Guards (${p.tool}) → ${p.result.guards.join(", ")}`);
   }
-  lines.push("", `To verify: aioson live:status . --agent=${agent}`, `To uninstall: aioson hooks:uninstall --tool=${tools.join(",")}`);
+  // What proves the hooks fire now (doctor runs each installed handler), then what shows the sessions once the agent
+  // has run: right after the install, live:status has nothing to show yet.
+  lines.push(
+    "",
+    "To verify that the hooks fire: aioson hooks:doctor",
+    `To see the agent's session once it has run: aioson live:status . --agent=${agent}`,
+    "To see every session: aioson dashboard",
+    `To uninstall: aioson hooks:uninstall --tool=${tools.join(",")}`,
+  );
   return lines;
 }
 
