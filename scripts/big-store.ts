@@ -3,7 +3,9 @@
  *
  * - one long hooks run (@dev via claude, open) holding thousands of harness sessions of a few hundred events each
  *   (file edits, commands and test runs, plan updates, turn-end messages, prompt activations, a compaction every
- *   150 events or so) and, last, one harness session of 10 % of the events (100k in a 1M store);
+ *   150 events or so), then one harness session of 10 % of the events that compacted only near its start, so its
+ *   window since the previous compaction holds nearly all of them (a long session in a 1M-token context), and last,
+ *   one harness session of 10 % of the events (100k in a 1M store);
  * - a closed hooks run of @qa via codex with a few hundred shorter sessions;
  * - runtime notes without a harness session id in the long run, `guard_injected` rows (standalone, with the
  *   session id) and `guard_decision` rows, and a thousand short `direct` runs of `agent:done`.
@@ -34,6 +36,8 @@ export type BigStoreFacts = {
   qaRun: string;
   /** The harness session holding a tenth of the events. */
   bigSession: string;
+  /** The harness session of a tenth of the events whose previous compaction is its 150th event. */
+  windowSession: string;
   /** The most recent ordinary session of the long run. */
   recentSession: string;
   harnessSessions: number;
@@ -140,13 +144,20 @@ function createRun(db: Database, agent: string, tool: string, key: string, at: s
 
 const HOOKS = { written_by: "hooks:emit" };
 
+/** Where a session compacts: every 150 events, or (`once`) at its 150th event and at its last. */
+type Compactions = "every-150" | "once";
+
+function compactsAt(i: number, events: number, compactions: Compactions): boolean {
+  return compactions === "every-150" ? i % 150 === 149 : i === 149 || i === events - 1;
+}
+
 /** One harness session: `events` rows of the usual mix (see the module comment). */
-function writeSession(w: Writer, run: RunInfo, session: string, events: number, rand: () => number, agent: string): void {
+function writeSession(w: Writer, run: RunInfo, session: string, events: number, rand: () => number, agent: string, compactions: Compactions = "every-150"): void {
   const hooks = (payload: Record<string, unknown>) => ({ ...payload, ...HOOKS, harness_session_id: session });
   w.write({ run, type: "agent_activated", message: `Agent activated: @${agent}`, payload: hooks({ agent, via: "prompt" }), tool: null, session });
   for (let i = 1; i < events; i++) {
     const roll = rand();
-    if (i % 150 === 149) {
+    if (compactsAt(i, events, compactions)) {
       w.write({ run, type: "compaction", message: "Compaction (auto)", payload: hooks({ trigger: "auto" }), tool: null, session });
     } else if (roll < 0.4) {
       const file = `src/feature-${Math.floor(rand() * 40)}/module-${Math.floor(rand() * 8)}.ts`;
@@ -208,7 +219,7 @@ function buildStore(root: string, shape: BigStoreShape, step: (label: string) =>
   const longRun = createRun(db, "dev", "claude", String(start), new Date(start).toISOString(), true, root);
   const qaRun = createRun(db, "qa", "codex", String(start + 1), new Date(start + 1).toISOString(), false, root);
   w.write({ run: longRun, type: "session_started", message: "Auto-started by hooks:emit (claude)", payload: { tool_session: "claude", path: root, hooks_version: "1", ...HOOKS, harness_session_id: "claude-0000" }, tool: null, session: "claude-0000" });
-  const ordinary = shape.events - bigEvents - qaEvents - notes - directRuns * 2;
+  const ordinary = shape.events - 2 * bigEvents - qaEvents - notes - directRuns * 2;
   const sessions = Math.max(1, Math.floor(ordinary / SESSION_EVENTS));
   const qaSessions = Math.max(1, Math.floor(qaEvents / QA_SESSION_EVENTS));
   let recentSession = "";
@@ -238,6 +249,9 @@ function buildStore(root: string, shape: BigStoreShape, step: (label: string) =>
       direct++;
     }
   }
+  const windowSession = "claude-window-session";
+  writeSession(w, longRun, windowSession, bigEvents, rand, "dev", "once");
+  harnessSessions++;
   // The long session takes what is left, so the store holds exactly `shape.events` rows.
   const bigSession = "claude-big-session";
   writeSession(w, longRun, bigSession, Math.max(bigEvents, shape.events - w.count), rand, "dev");
@@ -248,7 +262,7 @@ function buildStore(root: string, shape: BigStoreShape, step: (label: string) =>
   // No ANALYZE: real stores have no statistics, so the planner must choose the same plans here as there.
   db.exec("COMMIT");
   closeStore(store);
-  return { events: w.count, longRun: longRun.runKey, qaRun: qaRun.runKey, bigSession, recentSession, harnessSessions };
+  return { events: w.count, longRun: longRun.runKey, qaRun: qaRun.runKey, bigSession, windowSession, recentSession, harnessSessions };
 }
 
 if (import.meta.main) {
