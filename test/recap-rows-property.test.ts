@@ -5,14 +5,17 @@
  * makes the indexed reads hard: sessions that move to a new run after a SessionEnd, rows without a session id,
  * commands that differ only by whitespace (Unicode spaces included), conclusive and unknown outcomes, payloads SQLite
  * must not interpret (duplicate keys, `\u` escapes, malformed JSON, none at all), standalone rows and direct runs
- * that carry a session id, confirmed and abandoned compactions.
+ * that carry a session id, confirmed and abandoned compactions. The files of the span are reached three ways (a
+ * read of the span's artifact rows, a walk of span_files, the read again when the walk gives up or the store lacks
+ * the index): each is forced on every store, so the small random stores cover the paths a long span takes.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { ContextFiles, activeFeature } from "../src/recap/context-files.ts";
 import { deriveFacts } from "../src/recap/facts.ts";
 import { renderCheckpoint } from "../src/recap/layout.ts";
 import { nextStepFor } from "../src/recap/next-step.ts";
-import { harnessSessionRows, type EventRow } from "../src/recap/rows.ts";
+import { FILE_READS, harnessSessionRows, type EventRow, type FileReads } from "../src/recap/rows.ts";
+import { SPAN_FILES_INDEX } from "../src/store/event-indexes.ts";
 import { insertStandaloneEvent } from "../src/store/records.ts";
 import { cleanupTemp, runAioson, tempProject } from "./helpers.ts";
 import { HooksRecorder, checkpointText, fullWindow } from "./recap-helpers.ts";
@@ -57,6 +60,41 @@ function untrustedStep(r: HooksRecorder, sid: string | null, next: (n: number) =
     .run(runKey, `$ ${command}`, payload, runKey, new Date().toISOString(), sid);
 }
 
+/**
+ * An artifact row whose payload SQLite must not read as JSON.parse would, or which names no file (event-indexes.ts
+ * fileKey): a key that only ends in `"file"`, a malformed payload, a duplicate key, a `\u` escape, spaces, a number,
+ * an empty name, a nested one, an array, none. The first two share their text from `"file":` on with a plain row of
+ * the same file, which is also written.
+ */
+function untrustedArtifact(r: HooksRecorder, sid: string | null, next: (n: number) => number): void {
+  const file = JSON.stringify(FILES[next(FILES.length)] as string);
+  const mark = `"written_by":"hooks:emit"${sid ? `,"harness_session_id":${JSON.stringify(sid)}` : ""}`;
+  const tail = `"file":${file},${mark}}`;
+  const payloads = [
+    `{"tool":"Edit","a\\"file":${file},${mark}}`,
+    `{"tool":"Edit",,${tail}`,
+    `{"tool":"Edit",${tail}`,
+    `{"tool":"Edit","file":"src/other.ts",${tail}`,
+    `{"tool":"Edit","file":${file.replace("s", "\\u0073")},${mark}}`,
+    `{ "tool" : "Edit" , "file" : ${file} , ${mark} }`,
+    `{"tool":"Edit","file":42,${mark}}`,
+    `{"tool":"Edit","file":"",${mark}}`,
+    `{"tool":"Edit","meta":{"file":${file}},${mark}}`,
+    `["file",${file}]`,
+    "",
+    null,
+  ];
+  const payload = payloads[next(payloads.length)] ?? null;
+  if (!r.runKey) r.write(sid, "src/start.ts");
+  const runKey = r.runKey;
+  r.db
+    .query(
+      `INSERT INTO execution_events (run_key, agent_name, source, event_type, phase, status, message, payload_json, sequence_no, created_at, harness_session_id)
+       VALUES (?, '@dev', 'live', 'artifact', 'live', 'running', ?, ?, (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?)`,
+    )
+    .run(runKey, `Edit: ${file}`, payload, runKey, new Date().toISOString(), sid);
+}
+
 function seedStore(project: string, seed: number): void {
   const next = random(seed);
   const r = new HooksRecorder(project, "dev");
@@ -84,6 +122,7 @@ function seedStore(project: string, seed: number): void {
       else if (roll < 87) r.end(sid);
       else if (roll < 90) r.directRun("qa", sid, [FILES[next(FILES.length)] as string]);
       else if (roll < 94 && sid) insertStandaloneEvent(r.db, { source: "context_guard", eventType: "guard_injected", message: "Injected", payload: { file: "src/a.ts", harness_session_id: sid }, harnessSessionId: sid });
+      else if (roll < 97) untrustedArtifact(r, sid, next);
       else r.write(sid, `src/f${next(30)}.ts`, "Edit");
     }
     r.write("S", "src/last.ts");
@@ -94,6 +133,13 @@ function seedStore(project: string, seed: number): void {
 
 const SEEDS = Array.from({ length: 40 }, (_, i) => i * 7919 + 3);
 
+/** The default reads, a walk of span_files however short the span, a walk that gives up after two files. */
+const READS: ReadonlyArray<[name: string, reads: FileReads]> = [
+  ["default", FILE_READS],
+  ["walk", { spanArtifactsRead: 0, filesWalked: FILE_READS.filesWalked }],
+  ["walk cut short", { spanArtifactsRead: 0, filesWalked: 2 }],
+];
+
 describe("recap candidates on random stores (issue 16)", () => {
   for (const seed of SEEDS) {
     test(`seed ${seed}: the facts of every session equal the facts of its whole window`, () => {
@@ -101,17 +147,26 @@ describe("recap candidates on random stores (issue 16)", () => {
       seedStore(project, seed);
       const recorder = new HooksRecorder(project);
       try {
-        for (const session of SESSIONS) {
-          const candidates = harnessSessionRows(recorder.db, session);
-          const hasRows = recorder.db.query("SELECT 1 FROM execution_events WHERE harness_session_id = ? AND run_key IS NOT NULL").get(session) !== null;
-          if (!hasRows) {
-            expect(candidates).toBeNull();
-            continue;
+        const check = (index: string) => {
+          for (const session of SESSIONS) {
+            const hasRows = recorder.db.query("SELECT 1 FROM execution_events WHERE harness_session_id = ? AND run_key IS NOT NULL").get(session) !== null;
+            const full = hasRows ? fullWindow(recorder.db, session) : null;
+            for (const [name, reads] of READS) {
+              const candidates = harnessSessionRows(recorder.db, session, reads);
+              const where = { session, reads: name, index };
+              if (!full) {
+                expect({ ...where, candidates }).toEqual({ ...where, candidates: null });
+                continue;
+              }
+              expect({ ...where, boundary: candidates?.boundary }).toEqual({ ...where, boundary: full.boundary });
+              expect({ ...where, facts: deriveFacts(candidates as { window: EventRow[]; boundary: number }) }).toEqual({ ...where, facts: deriveFacts(full) });
+            }
           }
-          const full = fullWindow(recorder.db, session);
-          expect({ session, boundary: candidates?.boundary }).toEqual({ session, boundary: full.boundary });
-          expect(deriveFacts(candidates as { window: EventRow[]; boundary: number })).toEqual(deriveFacts(full));
-        }
+        };
+        check("with span_files");
+        // A store made before span_files: every path reads the span.
+        recorder.db.exec(`DROP INDEX ${SPAN_FILES_INDEX}`);
+        check("without span_files");
       } finally {
         recorder.close();
       }

@@ -11,12 +11,15 @@
  *
  * The window W has two parts: the session's rows, and the rows of its run R recorded without a session id (runtime
  * notes, older harnesses). Each part's candidates of each kind are reached through an index that holds that kind
- * (store/event-indexes.ts): a few seeks per kind, one per command for the steps, never a read of the window. They
- * are then classified by one SQL (`SCAN_COLUMNS`) and picked by one rule (`pickCandidates`), so the checkpoint is
- * the one a scan of every row of W would give (test/recap-rows-property.test.ts compares both on random stores).
+ * (store/event-indexes.ts): a few seeks per kind, one per command for the steps and, in a long span, one per file,
+ * never a read of the window. They are then classified by one SQL (`SCAN_COLUMNS`) and picked by one rule
+ * (`pickCandidates`), so the checkpoint is the one a scan of every row of W would give (test/recap-rows-property.test.ts
+ * and test/recap-rows-files.test.ts compare both on random and hostile stores, on every path).
  */
 import type { Database } from "bun:sqlite";
-import { HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, STEP_KEYS_BELOW, stepKey } from "../store/event-indexes.ts";
+import {
+  FILE_KEYS_BELOW, fileKey, HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, SPAN_FILES_INDEX, STEP_KEYS_BELOW, stepKey,
+} from "../store/event-indexes.ts";
 import { boundaryOf, LIVE_RUN, runMarkers, sessionBoundary } from "./markers.ts";
 
 /** The columns a checkpoint reads; everything else in the row is irrelevant to it. */
@@ -63,7 +66,7 @@ const enum Kind {
 /**
  * One row of the narrow scan: id, kind, continuity-note candidate (not bookkeeping, not written by
  * hooks: 0/1), grouping key. The key of a step is its payload from `"command":` on, of an artifact
- * its payload from `"file":` on: never shared by two different commands or files, and short.
+ * its payload text: never shared by two different commands or files.
  */
 export type ScanRow = [id: number, kind: number, note: number, key: string | null];
 
@@ -116,7 +119,7 @@ const SCAN_COLUMNS = `e.id AS id,
   CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${NOT_NOTES.map((type) => `'${type}'`).join(", ")}) END AS note,
   CASE
     WHEN e.event_type = 'step_done' THEN substr(${STEP_TEXT}, instr(${STEP_TEXT}, '"command":'))
-    WHEN e.event_type = 'artifact' AND e.id > $boundary THEN substr(e.payload_json, instr(e.payload_json, '"file":'))
+    WHEN e.event_type = 'artifact' AND e.id > $boundary THEN COALESCE(e.payload_json, '')
   END AS grp`;
 
 /** The rows matching `where`, classified, in id order (only those that can be a candidate of some kind). */
@@ -131,15 +134,24 @@ const SESSION = `e.harness_session_id = $session`;
 /**
  * One part of W (see the module comment), as SQL on `execution_events e` with `$scope` bound to the session id or
  * to R: `exact` is the part's condition, `typed` its rows of one event type through the index that holds them
- * (session_type, unsessioned_type). The recap indexes are keyed by scopeTerm, and INDEXED BY holds the planner to
- * them: the session's rows of one type would otherwise look cheaper, and be read one by one.
+ * (session_type, unsessioned_type), `spanTyped` those in P. `spanRange` is the index range of `spanTyped` alone,
+ * which `typeIndex` answers without reading a row (a count). The recap indexes are keyed by scopeTerm, and INDEXED
+ * BY holds the planner to them: the session's rows of one type would otherwise look cheaper, and be read one by one.
  */
-type Part = { exact: string; typed: (type: string) => string; spanTyped: (type: string) => string };
+type Part = {
+  exact: string;
+  typed: (type: string) => string;
+  spanTyped: (type: string) => string;
+  spanRange: (type: string) => string;
+  typeIndex: string;
+};
 
 const SESSION_PART: Part = {
   exact: `e.harness_session_id = $scope AND ${LIVE_RUN}`,
   typed: (type) => `e.harness_session_id = $scope AND e.event_type = '${type}' AND ${LIVE_RUN}`,
   spanTyped: (type) => `e.harness_session_id = $scope AND e.event_type = '${type}' AND e.id > $span AND ${LIVE_RUN}`,
+  spanRange: (type) => `e.harness_session_id = $scope AND e.event_type = '${type}' AND e.id > $span`,
+  typeIndex: "idx_execution_events_session_type",
 };
 
 /** R's rows without a session id after `$after` (max(B, first id of the session in R − 1)); P starts at `$span`. */
@@ -147,6 +159,8 @@ const RUN_PART: Part = {
   exact: "e.harness_session_id IS NULL AND e.run_key = $scope AND e.id > $after",
   typed: (type) => `e.run_key = $scope AND e.harness_session_id IS NULL AND e.event_type = '${type}' AND e.id > $after`,
   spanTyped: (type) => `e.run_key = $scope AND e.harness_session_id IS NULL AND e.event_type = '${type}' AND e.id > $span`,
+  spanRange: (type) => `e.run_key = $scope AND e.harness_session_id IS NULL AND e.event_type = '${type}' AND e.id > $span`,
+  typeIndex: "idx_execution_events_unsessioned_type",
 };
 
 const SCOPE = `${scopeTerm("e.")} = $scope`;
@@ -154,10 +168,10 @@ const KEY = stepKey("e.");
 const STEPS = `${SCOPE} AND e.event_type = 'step_done'`;
 
 /**
- * A part's candidates of every kind: the newest activations and messages, the newest plan note, the newest
- * continuity candidates, the newest row of every file in P (over P only) and the newest conclusive step of every
- * step key: a skip scan of recap_steps, one seek to the next key and one to its newest row, so the cost grows with
- * the commands, not with the rows.
+ * A part's candidates of every kind but the files (`spanFiles`): the newest activations and messages, the newest plan
+ * note, the newest continuity candidates and the newest conclusive step of every step key: a skip scan of
+ * recap_steps, one seek to the next key and one to its newest row, so the cost grows with the commands, not with
+ * the rows.
  */
 function partCandidates(part: Part): string {
   return `
@@ -167,8 +181,6 @@ function partCandidates(part: Part): string {
     WHERE ${SCOPE} AND e.event_type = 'note' AND ${planNoteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT 1)
   UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e INDEXED BY idx_execution_events_recap_notes
     WHERE ${SCOPE} AND e.run_key IS NOT NULL AND ${noteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT ${NOTES_READ})
-  UNION ALL SELECT MAX(e.id) FROM execution_events e WHERE ${part.spanTyped("artifact")}
-    GROUP BY substr(e.payload_json, instr(e.payload_json, '"file":'))
   UNION ALL SELECT * FROM (WITH RECURSIVE keys(k) AS (
       SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} < ${STEP_KEYS_BELOW} ORDER BY ${KEY} LIMIT 1)
       UNION ALL
@@ -180,8 +192,83 @@ function partCandidates(part: Part): string {
 export const SESSION_CANDIDATES = partCandidates(SESSION_PART);
 export const RUN_CANDIDATES = partCandidates(RUN_PART);
 
+function presentIds(rows: ReadonlyArray<readonly unknown[]>): number[] {
+  // A hostile store can hold anything in a column; only an integer is an id.
+  return rows.map((row) => row[0]).filter((id): id is number => Number.isSafeInteger(id));
+}
+
 function candidateIds(db: Database, sql: string, params: Record<string, string | number>): number[] {
-  return (db.query(sql).values(params) as Array<[number | null]>).map((row) => row[0]).filter((id): id is number => id !== null);
+  return presentIds(db.query(sql).values(params));
+}
+
+/**
+ * How the files of P are reached (tests force each path on small stores):
+ * - `spanArtifactsRead`: P's artifact rows of a part below which they are read whole. A walk of span_files seeks
+ *   through every file of the scope (hundreds in a long session) to find the few that a short P touched;
+ * - `filesWalked`: the files walked before the walk gives up for the whole read. A scope of more files than that
+ *   (every untrusted payload is its own key) costs less read row by row.
+ */
+export type FileReads = { spanArtifactsRead: number; filesWalked: number };
+
+export const FILE_READS: FileReads = { spanArtifactsRead: 1_024, filesWalked: 4_096 };
+
+const FILE = fileKey("e.");
+const FILE_KEYS = `${SCOPE} AND e.event_type = 'artifact' AND ${FILE} < ${FILE_KEYS_BELOW}`;
+
+/** How many of a part's artifact rows P holds, counted up to `$read` in its type index alone. */
+const spanArtifactsCount = (part: Part): string =>
+  `SELECT count(*) AS n FROM (SELECT 1 FROM execution_events e INDEXED BY ${part.typeIndex} WHERE ${part.spanRange("artifact")} LIMIT $read)`;
+
+/**
+ * The newest artifact row in P of every payload text, by reading P's artifact rows of the part (cost: those rows).
+ * The same text names the same file, so these rows hold the newest row of every file; grouping by the text costs no
+ * more than grouping by its part from `"file":` did, and half as much as computing fileKey on every row.
+ */
+const spanFilesRead = (part: Part): string =>
+  `SELECT MAX(e.id) FROM execution_events e INDEXED BY ${part.typeIndex} WHERE ${part.spanTyped("artifact")} GROUP BY e.payload_json`;
+
+/**
+ * The newest artifact row in P of every file key, by a skip scan of span_files: one seek to the next file key of the
+ * scope, one to its newest row in P (none for a file P did not touch), so the cost grows with the files, not with
+ * the rows. One result row per key walked, at most `$walked`.
+ */
+const spanFilesWalk = (part: Part): string => `WITH RECURSIVE files(k, n) AS (
+    SELECT (SELECT ${FILE} FROM execution_events e INDEXED BY ${SPAN_FILES_INDEX} WHERE ${FILE_KEYS} ORDER BY ${FILE} LIMIT 1), 1
+    UNION ALL
+    SELECT (SELECT ${FILE} FROM execution_events e INDEXED BY ${SPAN_FILES_INDEX} WHERE ${FILE_KEYS} AND ${FILE} > files.k ORDER BY ${FILE} LIMIT 1), files.n + 1
+    FROM files WHERE files.k IS NOT NULL AND files.n < $walked)
+  SELECT (SELECT e.id FROM execution_events e INDEXED BY ${SPAN_FILES_INDEX} WHERE ${FILE_KEYS} AND ${FILE} = files.k AND ${part.spanTyped("artifact")}
+    ORDER BY e.id DESC LIMIT 1)
+  FROM files WHERE files.k IS NOT NULL`;
+
+type FileQueries = { count: string; read: string; walk: string };
+
+const fileQueries = (part: Part): FileQueries => ({ count: spanArtifactsCount(part), read: spanFilesRead(part), walk: spanFilesWalk(part) });
+const SESSION_FILES = fileQueries(SESSION_PART);
+const RUN_FILES = fileQueries(RUN_PART);
+
+/**
+ * Whether the store has span_files: a store made before it was added lacks it until a migration builds it. (An index
+ * of that name defined otherwise, which only a hand-made store has, fails the walk's INDEXED BY: an empty result.)
+ */
+function hasSpanFiles(db: Database): boolean {
+  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SPAN_FILES_INDEX) !== null;
+}
+
+/**
+ * A part's candidates for the files of P: the newest row of every file in P (and maybe a few more rows, which
+ * `pickCandidates` and `deriveFacts` sort out). A short P is read whole; a long one (a session that never compacted:
+ * a hundred thousand rows, a few hundred files) is walked file by file, unless the store lacks span_files or the
+ * scope has more than `filesWalked` files.
+ */
+function spanFiles(db: Database, queries: FileQueries, params: Record<string, string | number>, reads: FileReads): number[] {
+  const bound = { ...params, $read: reads.spanArtifactsRead, $walked: reads.filesWalked };
+  const { n } = db.query(queries.count).get(bound) as { n: number };
+  if (n >= reads.spanArtifactsRead && hasSpanFiles(db)) {
+    const walked = db.query(queries.walk).values(bound);
+    if (walked.length < reads.filesWalked) return presentIds(walked);
+  }
+  return candidateIds(db, queries.read, bound);
 }
 
 /**
@@ -228,13 +315,17 @@ function candidateRows(db: Database, rows: ScanRow[], boundary: number): RecapRo
  * plus the rows of its run R (the run of its newest row) without a session id after max(B, first id of the
  * session in R − 1). B is the id of the second-to-last compaction marker that counts (markers.ts), else 0.
  */
-export function harnessSessionRows(db: Database, session: string): RecapRows | null {
+export function harnessSessionRows(db: Database, session: string, reads: FileReads = FILE_READS): RecapRows | null {
   const boundary = sessionBoundary(db, session);
   const span = sessionRun(db, session, boundary);
   if (!span) return null;
+  const inSession = { $scope: session, $span: boundary };
+  const inRun = { $scope: span.run, $after: span.after, $span: Math.max(span.after, boundary) };
   const ids = [
-    ...candidateIds(db, SESSION_CANDIDATES, { $scope: session, $span: boundary }),
-    ...candidateIds(db, RUN_CANDIDATES, { $scope: span.run, $after: span.after, $span: Math.max(span.after, boundary) }),
+    ...candidateIds(db, SESSION_CANDIDATES, inSession),
+    ...spanFiles(db, SESSION_FILES, inSession, reads),
+    ...candidateIds(db, RUN_CANDIDATES, inRun),
+    ...spanFiles(db, RUN_FILES, inRun, reads),
   ];
   const rows = ids.length === 0 ? [] : scan(db, "e.id IN (SELECT value FROM json_each($ids))", { $ids: JSON.stringify(ids), $boundary: boundary });
   return candidateRows(db, rows, boundary);

@@ -33,14 +33,14 @@ export function noteTerm(alias: string): string {
 }
 
 /**
- * A step's payload that SQLite reads exactly as JSON.parse does: valid JSON, no `\u` escape (lone surrogates decode
- * differently), and no key the recap reads written twice (JSON.parse keeps the last, SQLite finds the first). Any
- * other payload is "untrusted": SQL does not interpret it, the recap reads it in JavaScript.
+ * A payload that SQLite reads exactly as JSON.parse does, for the keys the recap reads from it: valid JSON, no `\u`
+ * escape (lone surrogates decode differently), and none of `keys` written twice (JSON.parse keeps the last, SQLite
+ * finds the first). Any other payload is "untrusted": SQL does not interpret it, the recap reads it in JavaScript.
  */
-function trusted(alias: string): string {
+function trusted(alias: string, keys: readonly string[]): string {
   const p = `${alias}payload_json`;
   const once = (key: string): string => `length(${p}) - length(replace(${p}, '"${key}"', '')) <= ${key.length + 2}`;
-  return `(json_valid(${p}) AND instr(${p}, '\\u') = 0 AND ${once("command")} AND ${once("outcome")} AND ${once("test_runner")})`;
+  return `(json_valid(${p}) AND instr(${p}, '\\u') = 0 AND ${keys.map(once).join(" AND ")})`;
 }
 
 /**
@@ -56,7 +56,7 @@ function trusted(alias: string): string {
  */
 export function stepKey(alias: string): string {
   const p = `${alias}payload_json`;
-  return `(CASE WHEN ${p} IS NULL THEN 'z' WHEN ${trusted(alias)} THEN
+  return `(CASE WHEN ${p} IS NULL THEN 'z' WHEN ${trusted(alias, ["command", "outcome", "test_runner"])} THEN
     CASE WHEN json_extract(${p}, '$.outcome') IN ('passed', 'failed')
       THEN (CASE WHEN json_type(${p}, '$.test_runner') = 'true' THEN 't' ELSE 'c' END)
         || (CASE WHEN json_type(${p}, '$.command') = 'text' AND json_extract(${p}, '$.command') <> '' THEN '$' || json_extract(${p}, '$.command') ELSE 'm' || ${alias}message END)
@@ -66,6 +66,28 @@ export function stepKey(alias: string): string {
 
 /** The keys of the steps a fact can come from (see stepKey). */
 export const STEP_KEYS_BELOW = "'z'";
+
+/**
+ * The grouping key of an `artifact` row for the recap's files (spec 5.5: distinct `payload.file`). Rows that share a
+ * key have the same file as JSON.parse reads it, so the newest row of each key in the span holds every file and the
+ * newest row of each. `$` then the file, for a payload SQLite reads as JavaScript does (`trusted`); `u` then the
+ * payload, for any other (the recap reads it in JavaScript: an untrusted row is its own key unless its text is the
+ * same); `z`, the one key of the rows that name no file (no payload, a `file` that is not a non-empty string), which
+ * the recap never enumerates. The payload text from `"file":` on, which the recap grouped by before, is no such key:
+ * `{"a\"file":"x"}` and `{"file":"x"}`, or a malformed payload and a valid one, share it.
+ */
+export function fileKey(alias: string): string {
+  const p = `${alias}payload_json`;
+  return `(CASE WHEN ${p} IS NULL THEN 'z' WHEN ${trusted(alias, ["file"])} THEN
+    CASE WHEN json_type(${p}, '$.file') = 'text' AND json_extract(${p}, '$.file') <> '' THEN '$' || json_extract(${p}, '$.file') ELSE 'z' END
+    ELSE 'u' || ${p} END)`;
+}
+
+/** The keys of the files a checkpoint can list (see fileKey). */
+export const FILE_KEYS_BELOW = "'z'";
+
+/** The index the recap walks file by file in a long span (recap/rows.ts); defined in EVENT_INDEXES. */
+export const SPAN_FILES_INDEX = "idx_execution_events_span_files";
 
 /** Events whose type names a handoff (`handoff`, `live_handoff`, …), as runtime:status counts them. */
 export const HANDOFF_TERM = "event_type LIKE '%handoff%'";
@@ -88,6 +110,9 @@ export function scopeTerm(alias: string): string {
  *   window, the newest guard events);
  * - recap_steps / recap_plans / recap_notes: the few rows of a recap window's part a checkpoint reads
  *   (recap/rows.ts);
+ * - span_files: the newest row of every file of a recap span too long to read whole (recap/rows.ts); a store
+ *   made before it lacks it until a migration adds it, and the recap then reads the span's files directly (the
+ *   same rows, at the cost of reading the span);
  * - unsessioned / unsessioned_type: a run's rows without a harness session id (the other part of the window);
  * - handoff, tokens: runtime:status's handoff counts and live:status's latest token count.
  */
@@ -95,6 +120,7 @@ export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_execution_events_session_type ON execution_events(harness_session_id, event_type, id)",
   "CREATE INDEX IF NOT EXISTS idx_execution_events_source_type ON execution_events(source, event_type, created_at)",
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_steps ON execution_events(${scopeTerm("")}, ${stepKey("")}, id) WHERE event_type = 'step_done'`,
+  `CREATE INDEX IF NOT EXISTS ${SPAN_FILES_INDEX} ON execution_events(${scopeTerm("")}, ${fileKey("")}, id) WHERE event_type = 'artifact'`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_plans ON execution_events(${scopeTerm("")}, id) WHERE event_type = 'note' AND ${planNoteTerm("")}`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_notes ON execution_events(${scopeTerm("")}, id) WHERE run_key IS NOT NULL AND ${noteTerm("")}`,
   "CREATE INDEX IF NOT EXISTS idx_execution_events_unsessioned ON execution_events(run_key, id) WHERE harness_session_id IS NULL",
