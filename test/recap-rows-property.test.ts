@@ -37,11 +37,18 @@ function random(seed: number): (n: number) => number {
   };
 }
 
-/** A step row with a payload SQLite must not read as JSON.parse would (see event-indexes.ts `trusted`). */
+/**
+ * A step row with a payload SQLite must not read as JSON.parse would (see event-indexes.ts `trusted`), or one whose
+ * command comes from its message: a key that only ends in "command" shares its text from `"command":` on with a plain
+ * row of the same command and outcome (the first two forms), while its message names another command.
+ */
 function untrustedStep(r: HooksRecorder, sid: string | null, next: (n: number) => number): void {
   const command = COMMANDS[next(COMMANDS.length)] as string;
   const outcome = ["passed", "failed", "unknown"][next(3)] as string;
+  const tail = `"command":${JSON.stringify(command)},"outcome":"${outcome}","written_by":"hooks:emit"}`;
   const payloads = [
+    `{"tool":"Bash","a\\"${tail.slice(1)}`,
+    `{"tool":"Bash",${tail}`,
     `{"tool":"Bash","command":"other","command":${JSON.stringify(command)},"outcome":"${outcome}","test_runner":true,"written_by":"hooks:emit"}`,
     `{"tool":"Bash","command":${JSON.stringify(command)},"outcome":"failed","outcome":"${outcome}","written_by":"hooks:emit"}`,
     `{"tool":"Bash","command":"npm \\u0074est","outcome":"${outcome}","test_runner":true,"written_by":"hooks:emit"}`,
@@ -57,7 +64,7 @@ function untrustedStep(r: HooksRecorder, sid: string | null, next: (n: number) =
       `INSERT INTO execution_events (run_key, agent_name, source, event_type, phase, status, message, payload_json, sequence_no, created_at, harness_session_id)
        VALUES (?, '@dev', 'live', 'step_done', 'live', 'running', ?, ?, (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, ?)`,
     )
-    .run(runKey, `$ ${command}`, payload, runKey, new Date().toISOString(), sid);
+    .run(runKey, `$ ${payload?.includes('"a\\"command"') ? COMMANDS[next(COMMANDS.length)] : command}`, payload, runKey, new Date().toISOString(), sid);
 }
 
 /**

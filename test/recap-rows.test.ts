@@ -66,7 +66,40 @@ function seedMixedSession(project: string, seed: number): void {
   }
 }
 
+/** A `step_done` row with this exact payload text and message, in S's run. */
+function rawStep(r: HooksRecorder, message: string, payload: string): void {
+  const runKey = r.runKey as string;
+  r.db
+    .query(
+      `INSERT INTO execution_events (run_key, agent_name, source, event_type, phase, status, message, payload_json, sequence_no, created_at, harness_session_id)
+       VALUES (?, '@dev', 'live', 'step_done', 'live', 'running', ?, ?, (SELECT COALESCE(MAX(sequence_no), 0) + 1 FROM execution_events WHERE run_key = ?), ?, 'S')`,
+    )
+    .run(runKey, message, payload, runKey, new Date().toISOString());
+}
+
 describe("recap candidate rows", () => {
+  test("a step whose payload only has a key ending in \"command\" hides no step that shares its text from `\"command\":` on", () => {
+    const project = tempProject();
+    const r = new HooksRecorder(project, "dev");
+    try {
+      r.write("S", "src/a.ts");
+      const tail = `"command":"npm test","outcome":"failed","exit_code":1,"test_runner":false,"written_by":"hooks:emit","harness_session_id":"S"}`;
+      rawStep(r, "$ npm test", `{"tool":"Bash",${tail}`);
+      // JSON.parse finds no command in it: the command is its message's.
+      rawStep(r, "$ make", `{"tool":"Bash","a\\"${tail.slice(1)}`);
+    } finally {
+      r.close();
+    }
+    const recorder = new HooksRecorder(project);
+    try {
+      const facts = deriveFacts(harnessSessionRows(recorder.db, "S") as { window: EventRow[]; boundary: number });
+      expect(facts.failing).toEqual([{ command: "make", exitCode: 1 }, { command: "npm test", exitCode: 1 }]);
+      expect(facts).toEqual(deriveFacts(fullWindow(recorder.db, "S")));
+    } finally {
+      recorder.close();
+    }
+  });
+
   for (const seed of [1, 7, 42]) {
     test(`seed ${seed}: facts from candidate rows equal facts from the whole window`, () => {
       const project = tempProject();

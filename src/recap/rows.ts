@@ -65,8 +65,9 @@ const enum Kind {
 
 /**
  * One row of the narrow scan: id, kind, continuity-note candidate (not bookkeeping, not written by
- * hooks: 0/1), grouping key. The key of a step is its payload from `"command":` on, of an artifact
- * its payload text: never shared by two different commands or files.
+ * hooks: 0/1), grouping key: the text a fact of the row is read from (a step's payload and message, an artifact's
+ * payload), so two rows of one key give the same facts and only the newest is needed. A part of that text would not
+ * do: the payload from `"command":` on is shared by `{"a\"command":"x"}` and `{"command":"x"}`.
  */
 export type ScanRow = [id: number, kind: number, note: number, key: string | null];
 
@@ -102,8 +103,6 @@ export function pickCandidates(scan: readonly ScanRow[]): number[] {
   return picked;
 }
 
-const STEP_TEXT = "COALESCE(e.payload_json, e.message)";
-
 /**
  * The classification of a row for `pickCandidates` (`$boundary` is B). `note` tests the hooks mark first: a CASE
  * stops there for the rows hooks wrote (almost all), where `NOT IN (…) AND instr(…)` would evaluate both sides.
@@ -118,7 +117,7 @@ const SCAN_COLUMNS = `e.id AS id,
     ELSE ${Kind.Other} END AS kind,
   CASE WHEN instr(COALESCE(e.payload_json, ''), '${HOOKS_MARK}') > 0 THEN 0 ELSE e.event_type NOT IN (${NOT_NOTES.map((type) => `'${type}'`).join(", ")}) END AS note,
   CASE
-    WHEN e.event_type = 'step_done' THEN substr(${STEP_TEXT}, instr(${STEP_TEXT}, '"command":'))
+    WHEN e.event_type = 'step_done' THEN COALESCE(length(e.payload_json), -1) || ':' || COALESCE(e.payload_json, '') || e.message
     WHEN e.event_type = 'artifact' AND e.id > $boundary THEN COALESCE(e.payload_json, '')
   END AS grp`;
 
