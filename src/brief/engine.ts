@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename as pathBase, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { baseName, contextValue, loadCandidates, type Candidate, type Surface } from "./candidates.ts";
-import { makeLookup, matches, matchPath, norm, type Lookup } from "./match.ts";
+import { makeLookup, matches, matchPath, norm, withinPath, type Lookup } from "./match.ts";
 import { semanticScore, semanticTerms, termNorm } from "./semantic.ts";
 import type { BrokenDoc } from "../rules/load.ts";
 
@@ -180,7 +180,8 @@ export function scoreCandidate(candidate: Candidate, ctx: ScoreContext): { score
     strong = true;
     reasons.push(list("paths", pathHits, 3));
   }
-  const direct = ctx.paths.some((path) => path === candidate.path || matchPath(candidate.path, path));
+  // A requested path is the payload's or a model's: compared as a path, never compiled as a glob.
+  const direct = ctx.paths.some((path) => withinPath(candidate.path, path));
   if (direct) {
     score += 10;
     hard = true;

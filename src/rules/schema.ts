@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { MAX_PATTERN_CHARS } from "../brief/match.ts";
+import { parseList } from "./frontmatter.ts";
 
 const BOOLISH = /^(1|true|yes|on|0|false|no|off)$/i;
 const INTEGER = /^[+-]?\d+$/;
@@ -22,12 +24,25 @@ const KEY_PATTERNS: ReadonlyArray<readonly [key: string, pattern: RegExp, messag
     .map((key) => [key, LIST, LIST_MESSAGE] as const),
 ];
 
+/** Path patterns longer than the matcher takes match nothing (src/brief/match.ts): such a rule is reported instead. */
+const PATTERN_KEYS: ReadonlySet<string> = new Set(["paths", "globs"]);
+const PATTERN_MESSAGE = `a path pattern must be at most ${MAX_PATTERN_CHARS} characters`;
+
+function patternsFit(value: string): boolean {
+  return value.length <= MAX_PATTERN_CHARS || parseList(value).every((pattern) => pattern.length <= MAX_PATTERN_CHARS);
+}
+
 let schema: v.GenericSchema<Record<string, unknown>> | null = null;
 
 /** The valibot schema of a rule's frontmatter, built from KEY_PATTERNS on first use. */
 export function ruleFrontmatterSchema(): v.GenericSchema<Record<string, unknown>> {
   schema ??= v.looseObject(
-    Object.fromEntries(KEY_PATTERNS.map(([key, pattern, message]) => [key, v.optional(v.pipe(v.string(), v.regex(pattern, message)))])),
+    Object.fromEntries(
+      KEY_PATTERNS.map(([key, pattern, message]) => [
+        key,
+        v.optional(PATTERN_KEYS.has(key) ? v.pipe(v.string(), v.regex(pattern, message), v.check(patternsFit, PATTERN_MESSAGE)) : v.pipe(v.string(), v.regex(pattern, message))),
+      ]),
+    ),
   );
   return schema;
 }
@@ -35,7 +50,7 @@ export function ruleFrontmatterSchema(): v.GenericSchema<Record<string, unknown>
 function allMatch(data: Record<string, string>): boolean {
   for (const [key, pattern] of KEY_PATTERNS) {
     const value = data[key];
-    if (value !== undefined && (typeof value !== "string" || !pattern.test(value))) return false;
+    if (value !== undefined && (typeof value !== "string" || !pattern.test(value) || (PATTERN_KEYS.has(key) && !patternsFit(value)))) return false;
   }
   return true;
 }
