@@ -41,7 +41,7 @@ export default defineCommand({
     if (!LOOPBACK.has(options.host)) human().warn(`Warning: listening on ${options.host}: other machines can reach this address (the token is still required; the traffic is not encrypted).`, "stderr");
     if (args.open !== false) {
       const { openBrowser } = await import("../dashboard/browser.ts");
-      openBrowser(dashboard.url);
+      openBrowser(dashboard.url, root);
     }
     await new Promise<void>((resolve) => {
       const stop = (): void => {

@@ -63,8 +63,8 @@ export default defineCommand({
     if (args.json && args.launch) throw new CommandError("--json requires --no-launch for live:start because foreground launch is interactive.", { hint: "Add --no-launch, or drop --json.", specWorded: true });
     const bin = textOption(args["tool-bin"]) ?? tool;
     const root = userRoot(args.dir);
-    // Never a program the repository ships: a name is looked up on PATH outside the project.
-    const binPath = args.launch ? userProgram(bin, process.cwd(), process.env, [root]) : null;
+    // Never a program a repository ships: a name is looked up on PATH outside the project and the current folder's.
+    const binPath = args.launch ? userProgram(bin, process.cwd(), process.env, [root, process.cwd()]) : null;
     if (args.launch && !binPath) throw new CommandError(`Tool binary not found on PATH: ${bin}`, { hint: "Put it on PATH, name it with --tool-bin=<path>, or open the session without starting it: --no-launch." });
     const input = {
       root,
