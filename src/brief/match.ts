@@ -85,8 +85,11 @@ export const MAX_PATTERN_CHARS = 256;
 /** Brace alternatives one pattern may expand to, and the steps of all of them together; beyond either it matches nothing. */
 const MAX_ALTERNATIVES = 32;
 const MAX_STEPS = 256;
-/** No real file path is longer (PATH_MAX): a longer one is matched against no glob. */
-const MAX_GLOB_PATH_CHARS = 4_096;
+/**
+ * Characters × steps one match may walk (the automaton's worst case: every state live at every character): a 40-step
+ * pattern takes any path up to 6,553 characters, past PATH_MAX; a 256-step one up to 1,024. Beyond it, no match.
+ */
+const MAX_WORK = 1 << 18;
 /** Compiled patterns kept; a long-lived process (the dashboard) reading many projects starts over past it. */
 const MAX_CACHED = 1_024;
 const SLASH = 0x2f;
@@ -322,7 +325,7 @@ function matchGlob(glob: Glob, path: string): boolean {
     if (found < 0 || found + piece.length > to) return false;
     at = found + piece.length;
   }
-  return runGlob(glob, path, head.length, to);
+  return (to - head.length) * (glob.kinds.length + 1) <= MAX_WORK && runGlob(glob, path, head.length, to);
 }
 
 /**
@@ -348,7 +351,6 @@ export function matchPath(file: string, pattern: string): boolean {
   if (!p) return false;
   if (p.endsWith("/**") && !p.slice(0, -3).includes("*")) return inside(f, p.slice(0, -3));
   if (!p.includes("*")) return inside(f, p);
-  if (f.length > MAX_GLOB_PATH_CHARS) return false;
   const compiled = compiledGlob(p);
   return compiled !== null && compiled.some((glob) => matchGlob(glob, f));
 }
