@@ -83,10 +83,20 @@ export function readBytes(fd: number, position: number, length: number): Buffer 
 export function readRegularFile(path: string, maxBytes: number, options: RegularFileOptions = {}): RegularFileRead {
   const opened = openRegularFile(path, options);
   if (opened.kind !== "open") return opened;
-  const { fd, size } = opened;
   try {
-    if (size > maxBytes) return { kind: "too-large", limit: maxBytes };
-    // Sized by fstat, grown if the file grows while it is read, never past the bound.
+    return readOpenedFile(opened.fd, opened.size, maxBytes);
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/**
+ * The text of a file openRegularFile opened (`size` from its fstat), at most `maxBytes`: sized by fstat, grown if the
+ * file grows while it is read, never past the bound. The caller closes the descriptor.
+ */
+export function readOpenedFile(fd: number, size: number, maxBytes: number): RegularFileRead {
+  if (size > maxBytes) return { kind: "too-large", limit: maxBytes };
+  try {
     let buffer = Buffer.alloc(size + 1);
     let length = 0;
     for (;;) {
@@ -104,14 +114,16 @@ export function readRegularFile(path: string, maxBytes: number, options: Regular
     return { kind: "ok", text: buffer.subarray(0, length).toString("utf8") };
   } catch (error) {
     return { kind: "error", code: errorCode(error) };
-  } finally {
-    closeSync(fd);
   }
 }
 
+/** A project path project-fs refused before reading it (a symlink on the way, outside the root); `why` says which. */
+export type UnsafeRead = { kind: "unsafe"; why: string };
+
 /** Why a read was refused, for a log line or an error message. */
-export function refusalText(read: Exclude<RegularFileRead, { kind: "ok" }>): string {
+export function refusalText(read: Exclude<RegularFileRead, { kind: "ok" }> | UnsafeRead): string {
   if (read.kind === "missing") return "missing";
+  if (read.kind === "unsafe") return read.why;
   if (read.kind === "not-regular") return `${read.what}, not a file`;
   if (read.kind === "too-large") return `larger than ${read.limit} bytes`;
   return read.code;

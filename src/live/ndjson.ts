@@ -1,8 +1,6 @@
-import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { logHookProblem } from "../core/hook-log.ts";
-import { appendProjectFile, assertProjectPath } from "../core/project-fs.ts";
-import { openRegularFile, readBytes } from "../core/regular-file.ts";
+import { appendProjectFile, readProjectTail } from "../core/project-fs.ts";
 import { sessionDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
 
@@ -52,28 +50,18 @@ export function appendNdjson(root: string, sessionKey: string, lines: readonly R
 const TAIL_BYTES = 64 * 1024;
 
 function lastLineOf(root: string, path: string): Record<string, unknown> | null {
-  let fd: number | undefined;
-  try {
-    assertProjectPath(root, path, "read");
-    const file = openRegularFile(path, { noFollow: true });
-    if (file.kind !== "open") return null;
-    fd = file.fd;
-    const length = Math.min(file.size, TAIL_BYTES);
-    const lines = readBytes(fd, file.size - length, length).toString("utf8").split("\n").filter((line) => line.trim() !== "");
-    for (let i = lines.length - 1; i >= 0; i--) {
-      try {
-        const value: unknown = JSON.parse(lines[i] as string);
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-      } catch {
-        // A torn first line of the tail window, or junk: look further back.
-      }
+  const tail = readProjectTail(root, path, TAIL_BYTES);
+  if (tail.kind !== "ok") return null;
+  const lines = tail.text.split("\n").filter((line) => line.trim() !== "");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    try {
+      const value: unknown = JSON.parse(lines[i] as string);
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // A torn first line of the tail window, or junk: look further back.
     }
-    return null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  return null;
 }
 
 /**

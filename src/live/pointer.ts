@@ -49,9 +49,9 @@ function legacyPointerPath(root: string, agent: string): string {
 /** A pointer file, validated; null when missing, refused (a symlink, a FIFO, too large) or not a pointer. */
 function readPointerFile(root: string, path: string): SessionPointer | null {
   try {
-    const text = readProjectFile(root, path, POINTER_MAX_BYTES);
-    if (text === null) return null;
-    const parsed = v.safeParse(PointerSchema, JSON.parse(text));
+    const read = readProjectFile(root, path, POINTER_MAX_BYTES);
+    if (read.kind !== "ok") return null;
+    const parsed = v.safeParse(PointerSchema, JSON.parse(read.text));
     return parsed.success ? parsed.output : null;
   } catch {
     return null;

@@ -56,9 +56,9 @@ export function statePath(root: string, sessionKey: string): string {
  */
 export function readState(root: string, sessionKey: string): LiveState | null {
   try {
-    const text = readProjectFile(root, statePath(root, sessionKey), STATE_MAX_BYTES);
-    if (text === null) return null;
-    const parsed = v.safeParse(LiveStateSchema, JSON.parse(text));
+    const read = readProjectFile(root, statePath(root, sessionKey), STATE_MAX_BYTES);
+    if (read.kind !== "ok") return null;
+    const parsed = v.safeParse(LiveStateSchema, JSON.parse(read.text));
     return parsed.success ? parsed.output : null;
   } catch {
     return null;
