@@ -205,7 +205,7 @@ function candidateIds(db: Database, sql: string, params: Record<string, string |
  * - `spanArtifactsRead`: P's artifact rows of a part below which they are read whole. A walk of span_files seeks
  *   through every file of the scope (hundreds in a long session) to find the few that a short P touched;
  * - `filesWalked`: the files walked before the walk gives up for the whole read. A scope of more files than that
- *   (every untrusted payload is its own key) costs less read row by row.
+ *   (each text of an untrusted payload is a key of its own) costs less read row by row.
  */
 export type FileReads = { spanArtifactsRead: number; filesWalked: number };
 
@@ -248,7 +248,8 @@ const RUN_FILES = fileQueries(RUN_PART);
 
 /**
  * Whether the store has span_files: a store made before it was added lacks it until a migration builds it. (An index
- * of that name defined otherwise, which only a hand-made store has, fails the walk's INDEXED BY: an empty result.)
+ * of that name defined otherwise, which only a hand-made store holds, at worst fails the walk's INDEXED BY, and the
+ * recap gives its empty result.)
  */
 function hasSpanFiles(db: Database): boolean {
   return db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SPAN_FILES_INDEX) !== null;
