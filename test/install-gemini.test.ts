@@ -57,16 +57,15 @@ describe("hooks:install --tool=gemini", () => {
     expect(written.security).toEqual({ auth: { selectedType: "gemini-api-key" } });
     expect(written.hooks.BeforeTool?.[0]?.hooks[0]?.command).toBe("./my-check.sh");
     const ours = Object.entries(written.hooks).flatMap(([event, groups]) => groups.flatMap((group) => group.hooks.filter((h) => h.command.startsWith("aioson ")).map((h) => ({ event, matcher: group.matcher, ...h }))));
-    expect(ours.map((h) => [h.event, h.matcher, h.name])).toEqual([
-      ["AfterTool", "write_file|replace|run_shell_command|write_todos|invoke_agent|activate_skill", "aioson-emit"],
-      ["AfterTool", "write_file|replace", "aioson-context-guard"],
-      ["BeforeAgent", undefined, "aioson-emit"],
-      ["AfterAgent", undefined, "aioson-turn-end"],
-      ["BeforeModel", undefined, "aioson-compaction"],
-      ["SessionEnd", undefined, "aioson-session-end"],
+    expect(ours.map((h) => [h.event, h.matcher, h.name, h.timeout])).toEqual([
+      ["AfterTool", "write_file|replace|run_shell_command|write_todos|invoke_agent|activate_skill", "aioson-emit", 10_000],
+      ["AfterTool", "write_file|replace", "aioson-context-guard", 15_000],
+      ["BeforeAgent", undefined, "aioson-emit", 10_000],
+      ["AfterAgent", undefined, "aioson-turn-end", 15_000],
+      ["BeforeModel", undefined, "aioson-compaction", 10_000],
+      ["SessionEnd", undefined, "aioson-session-end", 3_000],
     ]);
     for (const handler of ours) {
-      expect(handler.timeout).toBe(10_000);
       expect(handler.env).toEqual({ null: "/dev/null", NoDefaultCurrentDirectoryInExePath: "1" });
       expect(handler.command).toEndWith(" 2>$null; exit 0");
     }

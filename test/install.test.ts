@@ -65,9 +65,9 @@ describe("hooks:install golden files", () => {
     expect(hooks.PostToolUse[0].hooks[0].command).toContain("--agent='dev' --source='claude'");
     expect(hooks.Stop[0].hooks[0].command).toContain("--then=agent:done");
     expect(hooks.Stop[0].matcher).toBeUndefined();
-    expect(hooks.SessionStart[0]).toEqual({ matcher: "compact", hooks: [{ type: "command", command: expect.stringContaining("hooks:recap") }] });
+    expect(hooks.SessionStart[0]).toEqual({ matcher: "compact", hooks: [{ type: "command", timeout: 30, command: expect.stringContaining("hooks:recap") }] });
     // The hooks session closes at Claude Code's SessionEnd, as on Codex and Antigravity.
-    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: `aioson hooks:emit "$PWD" --agent='dev' --source='claude' --event=SessionEnd 2>/dev/null || true` }] }]);
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", timeout: 3, command: `aioson hooks:emit "$PWD" --agent='dev' --source='claude' --event=SessionEnd 2>/dev/null || true` }] }]);
   });
 });
 
@@ -248,7 +248,7 @@ describe("hooks:install merge and write rules", () => {
     const hooks = parse(join(project, ".agents", "hooks.json")).hooks;
     expect(hooks.SessionStart).toBeUndefined();
     expect(hooks.PostToolUse[0]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "my-own-tool log" }] });
-    expect(hooks.Stop).toEqual([{ type: "command", command: expect.stringContaining("--then=agent:done") }]);
+    expect(hooks.Stop).toEqual([{ type: "command", timeout: 15, command: expect.stringContaining("--then=agent:done") }]);
   });
 });
 

@@ -4,27 +4,27 @@
  * `TaskUpdate` in the matcher (`Task` also catches the renamed `Agent`), and `SessionEnd`, which closes the hooks
  * session as on Codex and Antigravity.
  */
-import { posixCommand } from "./commands.ts";
+import { posixCommand, type CommandKind } from "./commands.ts";
+import { HANDLER_TIMEOUT_SECONDS } from "./timeouts.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
 export const CLAUDE_LABEL = "Claude Code";
 
 export function claudeHandlers(options: GenerateOptions): HandlerSpec[] {
-  const emit = posixCommand("telemetry", options.agent, "claude");
+  // `timeout` in seconds (harness-protocols §1.10).
+  const run = (kind: CommandKind, agent = options.agent) => ({ timeout: HANDLER_TIMEOUT_SECONDS[kind], command: posixCommand(kind, agent, "claude") });
   const specs: HandlerSpec[] = [];
-  if (options.guard) {
-    specs.push({ event: "PreToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit", command: posixCommand("guard", options.guardAgent, "claude") });
-  }
+  if (options.guard) specs.push({ event: "PreToolUse", matcher: "Write|Edit|MultiEdit|NotebookEdit", ...run("guard", options.guardAgent) });
   specs.push(
-    { event: "PostToolUse", matcher: "Write|Edit|MultiEdit", command: emit },
-    { event: "PostToolUse", matcher: "Bash", command: emit },
-    { event: "PostToolUse", matcher: "Task|TodoWrite|TaskCreate|TaskUpdate|Skill", command: emit },
-    { event: "PostToolUseFailure", matcher: "Bash", command: emit },
-    { event: "UserPromptSubmit", command: emit },
-    { event: "Stop", command: posixCommand("turnEnd", options.agent, "claude") },
-    { event: "PreCompact", command: emit },
-    { event: "SessionStart", matcher: "compact", command: posixCommand("checkpoint", options.agent, "claude") },
-    { event: "SessionEnd", command: posixCommand("sessionEnd", options.agent, "claude") },
+    { event: "PostToolUse", matcher: "Write|Edit|MultiEdit", ...run("telemetry") },
+    { event: "PostToolUse", matcher: "Bash", ...run("telemetry") },
+    { event: "PostToolUse", matcher: "Task|TodoWrite|TaskCreate|TaskUpdate|Skill", ...run("telemetry") },
+    { event: "PostToolUseFailure", matcher: "Bash", ...run("telemetry") },
+    { event: "UserPromptSubmit", ...run("telemetry") },
+    { event: "Stop", ...run("turnEnd") },
+    { event: "PreCompact", ...run("telemetry") },
+    { event: "SessionStart", matcher: "compact", ...run("checkpoint") },
+    { event: "SessionEnd", ...run("sessionEnd") },
   );
   return [...specs, ...(options.extra ?? [])];
 }

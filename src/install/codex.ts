@@ -4,6 +4,8 @@
  * about 30 ms after the last synchronous hook: a probe hook sleeping 0.3 s on UserPromptSubmit, PostToolUse and
  * Stop never finished in a short `codex exec` session, so an async Stop lost the agent's last message and an async
  * PostToolUse the session's last tool call. A synchronous aioson hook costs about 10 ms of the agent's time.
+ * The timeouts are spec 9.6's, not src/install/timeouts.ts's: Codex's trust hash covers `timeout`, so a new value
+ * would make every user review these hooks again for no gain (each is already bounded).
  */
 import { codexWindowsCommand, posixCommand, type CommandKind } from "./commands.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";

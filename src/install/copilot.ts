@@ -1,7 +1,8 @@
 /**
  * GitHub Copilot agent hooks: `.github/hooks/aioson.json`, which VS Code and Copilot CLI both read (format and
  * execution: src/kit/copilot.ts). Every handler has the POSIX `command`, VS Code's `windows` override (cmd.exe) and
- * Copilot CLI's `powershell` form; timeouts keep both harnesses' default (30 s).
+ * Copilot CLI's `powershell` form, and its timeout twice, in seconds: VS Code's hook reference documents `timeout`,
+ * Copilot CLI's `timeoutSec` (both default to 30 s; neither names the other's key).
  *
  * Handlers and why:
  * - PostToolUse, PostToolUseFailure, UserPromptSubmit → hooks:emit (the matcher-less PostToolUse sees every tool;
@@ -16,6 +17,7 @@
  * - no hooks:recap: SessionStart never says it follows a compaction.
  */
 import { COPILOT_HANDLER_ENV, posixCommand, powershellCommand, windowsCommand, type CommandKind } from "./commands.ts";
+import { HANDLER_TIMEOUT_SECONDS } from "./timeouts.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
 export const COPILOT_LABEL = "GitHub Copilot (VS Code, Copilot CLI)";
@@ -23,8 +25,14 @@ export const COPILOT_LABEL = "GitHub Copilot (VS Code, Copilot CLI)";
 export const COPILOT_TRUST_LINE =
   "  ⚠ Copilot CLI runs a repository's hooks only in a trusted folder: in -p runs pass --trust-folder (or set COPILOT_ALLOW_ALL=true).";
 
+/** One timeout in both harnesses' keys. */
+export function copilotTimeouts(seconds: number): Pick<HandlerSpec, "timeout" | "timeoutSec"> {
+  return { timeout: seconds, timeoutSec: seconds };
+}
+
 export function copilotHandlers(options: GenerateOptions): HandlerSpec[] {
   const forms = (kind: CommandKind, agent = options.agent) => ({
+    ...copilotTimeouts(HANDLER_TIMEOUT_SECONDS[kind]),
     command: posixCommand(kind, agent, "copilot", "copilot"),
     windows: windowsCommand(kind, agent, "copilot", "copilot"),
     powershell: powershellCommand(kind, agent, "copilot", "copilot"),

@@ -358,7 +358,7 @@ function expectedSpecs(tool: string, hooks: unknown, withGuards: boolean): Handl
 }
 
 /** The keys aioson writes in a handler; a handler with any other key (`bash`, `powershell`, `env`…) is not ours. */
-const HANDLER_KEYS = new Set(["type", "name", "timeout", "async", "statusMessage", "command", "commandWindows", "windows", "powershell", "env"]);
+const HANDLER_KEYS = new Set(["type", "name", "timeout", "timeoutSec", "async", "statusMessage", "command", "commandWindows", "windows", "powershell", "env"]);
 
 /**
  * The spec whose exact command lines a found handler carries (same event, same matcher, same `command` and

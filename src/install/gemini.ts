@@ -15,6 +15,7 @@
  *   the write, before the next step). The guard takes the file's earlier text from the tool's result.
  */
 import { GEMINI_HANDLER_ENV, geminiCommand, type CommandKind } from "./commands.ts";
+import { HANDLER_TIMEOUT_SECONDS } from "./timeouts.ts";
 import type { GenerateOptions, HandlerSpec } from "./types.ts";
 
 export const GEMINI_LABEL = "Gemini CLI";
@@ -22,7 +23,6 @@ export const GEMINI_LABEL = "Gemini CLI";
 /** The tools hooks:emit records (tool matchers are unanchored regexes on the name). */
 export const GEMINI_RECORDED_TOOLS = "write_file|replace|run_shell_command|write_todos|invoke_agent|activate_skill";
 export const GEMINI_WRITE_TOOLS = "write_file|replace";
-const TIMEOUT_MS = 10_000;
 
 export const GEMINI_TRUST_LINE =
   "  ⚠ Gemini CLI runs hooks only in a trusted folder: trust the project when Gemini asks (or list it in ~/.gemini/trustedFolders.json); automation may set GEMINI_CLI_TRUST_WORKSPACE=true.";
@@ -32,7 +32,7 @@ export function geminiHandlers(options: GenerateOptions): HandlerSpec[] {
     event,
     ...(matcher !== undefined ? { matcher } : {}),
     name,
-    timeout: TIMEOUT_MS,
+    timeout: HANDLER_TIMEOUT_SECONDS[kind] * 1000,
     command: geminiCommand(kind, kind === "guard" ? options.guardAgent : options.agent),
     env: GEMINI_HANDLER_ENV,
   });

@@ -6,6 +6,7 @@
 import { GUARD_CATALOG, GUARD_NAMES, STOP_GUARDS_COMMAND, guardCommandLine, guardCommandLineWindows, selectGuards, stopGuardsLines, stopGuardsOf, type CatalogEntry, type KitHarness } from "../kit/catalog.ts";
 import { installedAgentId } from "./agents.ts";
 import { COPILOT_HANDLER_ENV, GEMINI_HANDLER_ENV, agentOfCommand, bareWord, codexWindowsLine, geminiLine, subcommandOf } from "./commands.ts";
+import { copilotTimeouts } from "./copilot.ts";
 import { allHandlers } from "./merge.ts";
 import type { HandlerSpec, ToolName } from "./types.ts";
 
@@ -34,7 +35,7 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
   const options = agent ? { agent: bareWord(agent) } : {};
   // Copilot hands the model only one of several blocking Stop answers: its Stop guards share one handler.
   const stops = harness === "copilot" ? entries.filter((entry) => entry.hooks.copilot?.event === "Stop") : [];
-  const combined: HandlerSpec[] = stops.length === 0 ? [] : [{ event: "Stop", timeout: Math.max(...stops.map((entry) => entry.timeout)), ...stopGuardsLines(stops.map((entry) => entry.name), options), env: COPILOT_HANDLER_ENV, flat: true }];
+  const combined: HandlerSpec[] = stops.length === 0 ? [] : [{ event: "Stop", ...copilotTimeouts(Math.max(...stops.map((entry) => entry.timeout))), ...stopGuardsLines(stops.map((entry) => entry.name), options), env: COPILOT_HANDLER_ENV, flat: true }];
   return [...entries.filter((entry) => !stops.includes(entry)).flatMap((entry) => {
     const hook = entry.hooks[harness];
     if (!hook) return [];
@@ -44,6 +45,7 @@ export function guardSpecs(tool: ToolName, entries: readonly CatalogEntry[], age
       return [{ event: hook.event, ...(hook.matcher !== null ? { matcher: hook.matcher } : {}), name: `aioson-guard-${entry.name}`, timeout: entry.timeout * 1000, command: spec.command, env: GEMINI_HANDLER_ENV }];
     }
     if (harness === "copilot") {
+      Object.assign(spec, copilotTimeouts(entry.timeout));
       spec.flat = true;
       spec.windows = guardCommandLineWindows(entry, harness, options);
       spec.powershell = geminiLine(`guard:${entry.name} . --tool=copilot${options.agent ? ` --agent=${options.agent}` : ""}`);

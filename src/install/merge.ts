@@ -9,11 +9,12 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Handler JSON with the key order of the docs: type, name, timeout, async, statusMessage, command, commandWindows|windows, powershell, env. */
+/** Handler JSON with the key order of the docs: type, name, timeout, timeoutSec, async, statusMessage, command, commandWindows|windows, powershell, env. */
 export function handlerJson(spec: HandlerSpec): JsonObject {
   const handler: JsonObject = { type: "command" };
   if (spec.name !== undefined) handler.name = spec.name;
   if (spec.timeout !== undefined) handler.timeout = spec.timeout;
+  if (spec.timeoutSec !== undefined) handler.timeoutSec = spec.timeoutSec;
   if (spec.async !== undefined) handler.async = spec.async;
   if (spec.statusMessage !== undefined) handler.statusMessage = spec.statusMessage;
   handler.command = spec.command;
@@ -209,6 +210,7 @@ export function specOf(found: FoundHandler): HandlerSpec {
   if (typeof handler.windows === "string") spec.windows = handler.windows;
   if (typeof handler.powershell === "string") spec.powershell = handler.powershell;
   if (typeof handler.timeout === "number") spec.timeout = handler.timeout;
+  if (typeof handler.timeoutSec === "number") spec.timeoutSec = handler.timeoutSec;
   if (typeof handler.async === "boolean") spec.async = handler.async;
   if (typeof handler.statusMessage === "string") spec.statusMessage = handler.statusMessage;
   if (found.flat) spec.flat = true;

@@ -13,7 +13,8 @@ export function isToolName(value: string): value is ToolName {
 
 /**
  * One hook handler as the installer means it, before it becomes a harness's JSON.
- * `timeout` is in the harness's own unit (seconds for Claude Code, Codex and Copilot, milliseconds for Gemini CLI).
+ * `timeout` is in the harness's own unit (seconds for Claude Code, Codex, Antigravity and VS Code, milliseconds for
+ * Gemini CLI); `timeoutSec` is Copilot CLI's (seconds), which the Copilot file carries next to VS Code's `timeout`.
  * `flat` = written as a bare handler in the event array (Antigravity `Stop`/`SessionEnd`, every Copilot handler), not
  * inside a group.
  */
@@ -29,6 +30,7 @@ export type HandlerSpec = {
   /** Copilot CLI's Windows key (run by PowerShell), next to VS Code's `windows`. */
   powershell?: string;
   timeout?: number;
+  timeoutSec?: number;
   async?: boolean;
   statusMessage?: string;
   /** Variables the harness adds to the handler's environment (Gemini CLI, VS Code and Copilot CLI `env`). */
