@@ -10,7 +10,7 @@ import { isAbsolute, join } from "node:path";
 import { strictest, type Permission } from "./dialect.ts";
 import { readRegularFile } from "../core/regular-file.ts";
 import { sanitizeItem } from "../text/sanitize.ts";
-import { runGit } from "./git.ts";
+import { gitConfig } from "./git.ts";
 import { parseShell, type SimpleCommand, type Word } from "./shell.ts";
 import { invocations, programName } from "./wrappers.ts";
 
@@ -37,8 +37,25 @@ const KNOWN_SUBCOMMANDS = new Set(
     "show-ref sparse-checkout stash status stripspace submodule switch symbolic-ref tag unpack-objects update-index update-ref " +
     "var verify-commit verify-pack verify-tag version whatchanged worktree write-tree lfs flow svn p4 subtree annex").split(" "),
 );
-/** Nested scripts, aliases and wrappers are followed this deep (git itself refuses recursive aliases). */
+/** Nested scripts (`bash -c`, `!` aliases, `submodule foreach`) are followed this deep; deeper ones that mention git ask. */
 const MAX_NESTING = 4;
+/**
+ * Alias expansions followed in one command line: an alias that names itself again (`!git a; git a`) would make the
+ * judgement grow without end, so past this many the line asks.
+ */
+const MAX_EXPANSIONS = 64;
+/** Bytes of `-F` message files read for one command line: `git commit -F <1 MiB file>` repeated is no stall. */
+const MESSAGE_BUDGET_BYTES = 4 * 1024 * 1024;
+
+/** What one judgement of a command line shares across its nested lines and aliases. */
+type Judging = {
+  cwd: string;
+  types: readonly string[];
+  /** The repository's aliases of each folder a git call runs in, read once (null: git gave no answer). */
+  repositoryAliases: Map<string, ReadonlyMap<string, string> | null>;
+  expansions: number;
+  messageBytes: number;
+};
 
 /**
  * A place in a command line where git may run: a git call (`args` after git's global options), or a command that
@@ -48,6 +65,7 @@ export type GitReach =
   | { kind: "git"; args: Word[]; dir: string | null; aliases: ReadonlyMap<string, string>; command: SimpleCommand; appended: boolean }
   | { kind: "unresolved"; reason: string };
 
+const TOO_DEEP = "the command nests shells too deep to be checked and mentions git: confirm with the user before it runs.";
 const UNRESOLVED_PROGRAM = "the command runs git through a variable or a command substitution, so what it does cannot be checked: confirm with the user before it runs.";
 
 /**
@@ -106,7 +124,11 @@ function reachGit(line: string, depth: number, aliases: Map<string, string>, fou
       if (invocation.kind === "script") {
         // A script's variables and substitutions keep their source, so the reader marks them dynamic again.
         if (depth < MAX_NESTING) reachGit(invocation.text, depth + 1, aliases, found);
-        else if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: "the command nests shells too deep to be checked and mentions git: confirm with the user before it runs." });
+        else if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: TOO_DEEP });
+        continue;
+      }
+      if (invocation.kind === "unresolved") {
+        if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: "the command wraps programs in programs too deep to be checked and mentions git: confirm with the user before it runs." });
         continue;
       }
       const call = gitCall(invocation.words, command, invocation.appended, aliases);
@@ -220,23 +242,26 @@ function judgeMessage(message: string, fromFile: boolean, types: readonly string
 /** A message file is read only when it is a regular file of a commit message's size (a FIFO would hang the hook). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
-function readMessageFile(path: string, base: string): string | null {
-  const read = readRegularFile(isAbsolute(path) ? path : join(base, path), MAX_MESSAGE_BYTES);
-  return read.kind === "ok" ? read.text : null;
+/** The message file's text, within what is left of the line's budget (past it, the file counts as unreadable). */
+function readMessageFile(path: string, base: string, state: Judging): string | null {
+  const read = readRegularFile(isAbsolute(path) ? path : join(base, path), Math.min(MAX_MESSAGE_BYTES, state.messageBytes));
+  if (read.kind !== "ok") return null;
+  state.messageBytes -= Buffer.byteLength(read.text);
+  return read.text;
 }
 
-function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string, types: readonly string[]): Judgement {
+function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string, state: Judging): Judgement {
   const options = commitOptions(args);
   if (options.dryRun) return { permission: "allow", reason: "git commit --dry-run records nothing." };
   const first = options.messages[0];
   if (first) {
     if (first.dynamic) return { permission: "deny", reason: "git commit: the message depends on a variable or a command, so it cannot be checked. Write it literally, e.g. git commit -m \"fix: handle empty cart\"." };
-    return judgeMessage(first.text, false, types);
+    return judgeMessage(first.text, false, state.types);
   }
   if (options.file !== null) {
-    const text = options.file === "-" ? command.stdin : readMessageFile(options.file, base);
+    const text = options.file === "-" ? command.stdin : readMessageFile(options.file, base, state);
     if (text === null) return { permission: "deny", reason: `git commit -F ${shown(options.file, "<file>", 200)}: the message cannot be read before the commit runs. Use -m "<type>: <subject>".` };
-    return judgeMessage(text, true, types);
+    return judgeMessage(text, true, state.types);
   }
   if (options.amend && options.noEdit) return { permission: "allow", reason: "git commit --amend --no-edit keeps the existing message." };
   if (options.reuse) return { permission: "allow", reason: "git commit -C reuses an existing commit message." };
@@ -244,34 +269,57 @@ function judgeCommit(args: readonly Word[], command: SimpleCommand, base: string
   return { permission: "deny", reason: "git commit without -m opens an editor and skips the message check. Use git commit -m \"<type>(<scope>): <subject>\" (Conventional Commits)." };
 }
 
-/** The alias a subcommand names: one the line set (`-c alias.x=…`, `git config alias.x …`), else the repository's. */
-function aliasOf(sub: string, call: Extract<GitReach, { kind: "git" }>, base: string): string | null {
+/** The repository's aliases (`alias.<name>`, names lower-cased as git compares them), null when git gave no answer. */
+function readAliases(base: string): ReadonlyMap<string, string> | null {
+  const config = gitConfig(base, "^alias\\.");
+  if (config === null) return null;
+  const aliases = new Map<string, string>();
+  for (const [key, value] of config) aliases.set(key.slice("alias.".length).toLowerCase(), value.trim());
+  return aliases;
+}
+
+type Alias = { kind: "none" } | { kind: "alias"; value: string } | { kind: "unknown" };
+
+/**
+ * The alias a subcommand names: one the line set (`-c alias.x=…`, `git config alias.x …`), else the repository's
+ * (git's own commands are never aliases); unknown when the repository's cannot be read in time.
+ */
+function aliasOf(sub: string, call: Extract<GitReach, { kind: "git" }>, base: string, state: Judging): Alias {
   const inline = call.aliases.get(sub.toLowerCase());
-  if (inline !== undefined) return inline;
-  if (KNOWN_SUBCOMMANDS.has(sub) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sub)) return null;
-  return runGit(base, ["config", "--get", `alias.${sub}`])?.trim() || null;
+  if (inline !== undefined) return inline ? { kind: "alias", value: inline } : { kind: "none" };
+  if (KNOWN_SUBCOMMANDS.has(sub) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sub)) return { kind: "none" };
+  if (!state.repositoryAliases.has(base)) state.repositoryAliases.set(base, readAliases(base));
+  const aliases = state.repositoryAliases.get(base);
+  if (!aliases) return { kind: "unknown" };
+  const value = aliases.get(sub.toLowerCase());
+  return value ? { kind: "alias", value } : { kind: "none" };
 }
 
 const UNRESOLVED_SUBCOMMAND = "the git subcommand depends on a variable or a command substitution, so it cannot be checked: confirm with the user before it runs.";
 const APPENDED_SUBCOMMAND = "the git subcommand is only filled in when the command runs (xargs, find -exec, parallel): confirm with the user before it runs.";
+const UNKNOWN_ALIAS = "it may be one of the repository's aliases (which may push), and git did not answer in time to tell: confirm with the user before it runs.";
+const TOO_MANY_ALIASES = "git: the command expands git aliases too many times to be checked: confirm with the user before it runs.";
 
-function judgeGit(call: Extract<GitReach, { kind: "git" }>, cwd: string, types: readonly string[], depth: number): Judgement[] {
+function judgeGit(call: Extract<GitReach, { kind: "git" }>, state: Judging, depth: number): Judgement[] {
   let args = call.args;
   const first = args[0];
   if (!first) return call.appended ? [{ permission: "ask", reason: `git: ${APPENDED_SUBCOMMAND}` }] : [];
   if (first.dynamic) return [{ permission: "ask", reason: `git ${shown(first.text, "<subcommand>", 40)}: ${UNRESOLVED_SUBCOMMAND}` }];
-  const base = call.dir ? (isAbsolute(call.dir) ? call.dir : join(cwd, call.dir)) : cwd;
-  const alias = depth < MAX_NESTING ? aliasOf(first.text, call, base) : null;
-  if (alias !== null) {
-    // `!…` aliases are shell commands; the others expand in place (git splits them on whitespace).
-    if (alias.startsWith("!")) return judgeCommandLine(alias.slice(1), cwd, types, depth + 1);
-    const expanded = alias.split(/\s+/).filter(Boolean).map((text) => ({ text, dynamic: false }));
-    return judgeGit({ ...call, args: [...expanded, ...args.slice(1)] }, cwd, types, depth + 1);
+  const base = call.dir ? (isAbsolute(call.dir) ? call.dir : join(state.cwd, call.dir)) : state.cwd;
+  const alias = aliasOf(first.text, call, base, state);
+  if (alias.kind === "unknown") return [{ permission: "ask", reason: `git ${shown(first.text, "<subcommand>", 40)}: ${UNKNOWN_ALIAS}` }];
+  if (alias.kind === "alias") {
+    if (--state.expansions < 0) return [{ permission: "ask", reason: TOO_MANY_ALIASES }];
+    // `!…` aliases are shell commands, whose git calls still see the line's `-c alias.…` (git passes them on in its
+    // environment); the others expand in place (git splits them on whitespace, and follows a chain of them).
+    if (alias.value.startsWith("!")) return judgeLine(alias.value.slice(1), state, depth + 1, call.aliases);
+    const expanded = alias.value.split(/\s+/).filter(Boolean).map((text) => ({ text, dynamic: false }));
+    return judgeGit({ ...call, args: [...expanded, ...args.slice(1)] }, state, depth);
   }
   const sub = first.text;
   args = args.slice(1);
   const words = args.map((word) => word.text);
-  if (sub === "commit") return [judgeCommit(args, call.command, base, types)];
+  if (sub === "commit") return [judgeCommit(args, call.command, base, state)];
   if (sub === "push" || sub === "send-pack") return [{ permission: "ask", reason: "git push publishes commits: confirm with the user before pushing." }];
   if ((sub === "subtree" || sub === "lfs") && words.includes("push")) return [{ permission: "ask", reason: `git ${sub} push publishes commits: confirm with the user before pushing.` }];
   if (sub === "tag") return [{ permission: "ask", reason: "git tag creates or changes release tags: confirm with the user first." }];
@@ -280,19 +328,22 @@ function judgeGit(call: Extract<GitReach, { kind: "git" }>, cwd: string, types: 
     : sub === "rebase" ? (words.find((_, i) => words[i - 1] === "-x" || words[i - 1] === "--exec") ?? words.find((w) => w.startsWith("--exec="))?.slice(7) ?? null)
     : sub === "bisect" && words[0] === "run" ? words.slice(1).join(" ")
     : null;
-  return nested && depth < MAX_NESTING ? judgeCommandLine(nested, cwd, types, depth + 1) : [];
+  if (nested === null) return [];
+  if (depth < MAX_NESTING) return judgeLine(nested, state, depth + 1, new Map());
+  return /git/i.test(nested) ? [{ permission: "ask", reason: TOO_DEEP }] : [];
 }
 
 /** Every git judgement of a command line, nested shells, wrappers and aliases included. */
-export function judgeCommandLine(line: string, cwd: string, types: readonly string[] = DEFAULT_TYPES, depth = 0): Judgement[] {
+function judgeLine(line: string, state: Judging, depth: number, aliases: ReadonlyMap<string, string>): Judgement[] {
   const found: GitReach[] = [];
-  reachGit(line, depth, new Map(), found);
-  return found.flatMap((reach) => (reach.kind === "unresolved" ? [{ permission: "ask" as const, reason: reach.reason }] : judgeGit(reach, cwd, types, depth)));
+  reachGit(line, depth, new Map(aliases), found);
+  return found.flatMap((reach) => (reach.kind === "unresolved" ? [{ permission: "ask" as const, reason: reach.reason }] : judgeGit(reach, state, depth)));
 }
 
 /** The decision for a command line: null when it holds no commit, push or tag (silent pass). */
 export function judgePreCommit(line: string, cwd: string, types: readonly string[] = DEFAULT_TYPES): Judgement | null {
-  const judgements = judgeCommandLine(line, cwd, types);
+  const state: Judging = { cwd, types, repositoryAliases: new Map(), expansions: MAX_EXPANSIONS, messageBytes: MESSAGE_BUDGET_BYTES };
+  const judgements = judgeLine(line, state, 0, new Map());
   const worst = strictest(judgements);
   if (!worst) return null;
   const reasons = [...new Set(judgements.filter((j) => j.permission === worst.permission).map((j) => j.reason))];

@@ -10,7 +10,9 @@ export type Invocation =
   /** `words[0]` is the program; `appended`: more arguments arrive at run time (xargs, `find -exec … +`, parallel). */
   | { kind: "command"; words: Word[]; appended: boolean }
   /** A script a shell or `eval` is told to run; `dynamic` when its text depends on the environment. */
-  | { kind: "script"; text: string; dynamic: boolean };
+  | { kind: "script"; text: string; dynamic: boolean }
+  /** Programs wrapped in programs deeper than MAX_WRAPPERS: what runs is not followed (`text`: the words left). */
+  | { kind: "unresolved"; text: string };
 
 type OptionSet = { short?: string; long?: readonly string[] };
 
@@ -70,6 +72,13 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   busybox: {},
   xargs: { short: "aEeIiLlnPsd", long: ["--arg-file", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--process-slot-var"], appends: true },
 };
+
+/**
+ * Programs peeled off one simple command (wrappers, `find -exec`, `parallel`, `Start-Process`): past this many the
+ * rest is unresolved, so that `sudo sudo … git push` or `find -exec find -exec …` costs no more than this many passes
+ * over its words, whatever their number.
+ */
+const MAX_WRAPPERS = 16;
 
 /** Shells and interpreters of a command string. */
 const SHELLS = /^(?:(?:ba|z|da|k|a|fi)?sh|busybox|pwsh|powershell|cmd)$/;
@@ -153,7 +162,7 @@ function script(word: Word): Invocation {
 }
 
 /** `find … -exec cmd … ;` / `-execdir` / `-ok` / `-okdir`: each command, `{}` standing for a found path. */
-function findCommands(words: readonly Word[]): Invocation[] {
+function findCommands(words: readonly Word[], depth: number): Invocation[] {
   const found: Invocation[] = [];
   for (let index = 1; index < words.length; index++) {
     if (!/^-(?:exec|execdir|ok|okdir)$/.test((words[index] as Word).text)) continue;
@@ -164,7 +173,7 @@ function findCommands(words: readonly Word[]): Invocation[] {
       command.push(word.text.includes("{}") ? { text: word.text, dynamic: true } : word);
       end++;
     }
-    if (command.length > 0) found.push(...resolve(command, (words[end] as Word | undefined)?.text === "+"));
+    if (command.length > 0) found.push(...resolve(command, (words[end] as Word | undefined)?.text === "+", depth));
     index = end;
   }
   return found;
@@ -184,16 +193,16 @@ function xargsReplace(words: readonly Word[], end: number): string | null {
 }
 
 /** GNU parallel: the command before `:::` gets each argument; without one, each argument is a command line. */
-function parallelCommands(words: readonly Word[]): Invocation[] {
+function parallelCommands(words: readonly Word[], depth: number): Invocation[] {
   const separator = words.findIndex((word) => /^:::+\+?$/.test(word.text));
   const head = words.slice(1, separator < 0 ? words.length : separator).filter((word, index) => index > 0 || !word.text.startsWith("-"));
   const start = head.findIndex((word) => !word.text.startsWith("-"));
-  if (start >= 0) return resolve(head.slice(start), true);
+  if (start >= 0) return resolve(head.slice(start), true, depth);
   return separator < 0 ? [] : words.slice(separator + 1).map(script);
 }
 
 /** PowerShell `Start-Process git -ArgumentList push`: the program and its arguments. */
-function startProcess(words: readonly Word[]): Invocation[] {
+function startProcess(words: readonly Word[], depth: number): Invocation[] {
   const program: Word[] = [];
   const args: Word[] = [];
   for (let index = 1; index < words.length; index++) {
@@ -209,7 +218,7 @@ function startProcess(words: readonly Word[]): Invocation[] {
     } else continue;
     index++;
   }
-  return program.length > 0 ? resolve([...program, ...args], false) : [];
+  return program.length > 0 ? resolve([...program, ...args], false, depth) : [];
 }
 
 /** `su bob -c '…'`: the script option wherever it stands. */
@@ -227,12 +236,13 @@ function scriptAnywhere(spec: WrapperSpec, words: readonly Word[]): Word | null 
 
 /**
  * Every command `words` runs (none for a `command -v`), wrappers peeled, in order. `stdin` is the heredoc or
- * here-string of the simple command: a shell given no script reads it.
+ * here-string of the simple command: a shell given no script reads it. `depth`: programs peeled so far.
  */
 function resolve(words: readonly Word[], appended: boolean, depth = 0, stdin: string | null = null): Invocation[] {
   let index = 0;
   let adds = appended;
-  while (index < words.length && depth < 16) {
+  let peeled = depth;
+  while (index < words.length) {
     const word = words[index] as Word;
     if (ASSIGNMENT.test(word.text) || KEYWORDS.has(word.text)) {
       index++;
@@ -240,37 +250,39 @@ function resolve(words: readonly Word[], appended: boolean, depth = 0, stdin: st
     }
     if (word.dynamic) break;
     const program = programName(word.text);
-    const rest = words.slice(index);
     if (program === "eval" || program === "iex" || program === "invoke-expression") {
-      const args = rest.slice(1);
+      const args = words.slice(index + 1);
       return [{ kind: "script", text: args.map((w) => w.text).join(" "), dynamic: args.some((w) => w.dynamic) }];
     }
-    if (program === "alias") return rest.slice(1).filter((w) => w.text.includes("=")).map((w) => ({ kind: "script", text: w.text.slice(w.text.indexOf("=") + 1), dynamic: w.dynamic }));
-    if (program === "trap") return rest[1] ? [script(rest[1])] : [];
-    if (program === "find") return findCommands(rest);
-    if (program === "parallel") return parallelCommands(rest);
-    if (program === "start-process" || program === "saps") return startProcess(rest);
+    if (program === "alias") return words.slice(index + 1).filter((w) => w.text.includes("=")).map((w) => ({ kind: "script", text: w.text.slice(w.text.indexOf("=") + 1), dynamic: w.dynamic }));
+    if (program === "trap") return words[index + 1] ? [script(words[index + 1] as Word)] : [];
+    const spec = WRAPPERS[program];
+    const wraps = spec !== undefined || program === "find" || program === "parallel" || program === "start-process" || program === "saps";
+    if (wraps && ++peeled > MAX_WRAPPERS) return [{ kind: "unresolved", text: words.slice(index).map((w) => w.text).join(" ") }];
+    const rest = words.slice(index);
+    if (program === "find") return findCommands(rest, peeled);
+    if (program === "parallel") return parallelCommands(rest, peeled);
+    if (program === "start-process" || program === "saps") return startProcess(rest, peeled);
     if (SHELLS.test(program) && program !== "busybox") {
       const body = shellScript(program, rest);
       if (body) return [script(body)];
       const readsStdin = rest.slice(1).every((w) => w.text.startsWith("-"));
       return readsStdin && stdin !== null ? [{ kind: "script", text: stdin, dynamic: false }] : [];
     }
-    const spec = WRAPPERS[program];
     if (!spec) break;
     const anywhere = spec.scriptAnywhere ? scriptAnywhere(spec, rest) : null;
     if (anywhere) return [script(anywhere)];
-    const peeled = peelOptions(spec, rest, 1);
-    if ("noRun" in peeled) return [];
-    if ("script" in peeled) return [script(peeled.script)];
+    const options = peelOptions(spec, rest, 1);
+    if ("noRun" in options) return [];
+    if ("script" in options) return [script(options.script)];
     if (spec.scriptOnly) return [];
     if (program === "xargs") {
-      const replace = xargsReplace(rest, peeled.next);
-      const command = rest.slice(peeled.next).map((w) => (replace && w.text.includes(replace) ? { text: w.text, dynamic: true } : w));
-      return command.length > 0 ? resolve(command, true, depth + 1, stdin) : [];
+      const replace = xargsReplace(rest, options.next);
+      const command = rest.slice(options.next).map((w) => (replace && w.text.includes(replace) ? { text: w.text, dynamic: true } : w));
+      return command.length > 0 ? resolve(command, true, peeled, stdin) : [];
     }
     if (spec.appends) adds = true;
-    index += peeled.next;
+    index += options.next;
   }
   const command = words.slice(index);
   return command.length > 0 ? [{ kind: "command", words: command, appended: adds }] : [];

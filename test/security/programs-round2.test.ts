@@ -106,4 +106,17 @@ describe("git, for the guards", () => {
     expect(existsSync(shipped)).toBe(false);
     expect(run.stdout).toContain("Project: ");
   });
+
+  test("pre-commit-guard's alias lookup for `git -C <elsewhere>` never runs the hook's project's git", () => {
+    const project = tempProject();
+    const elsewhere = tempDir("aioson-elsewhere-");
+    Bun.spawnSync(["git", "init", "-q", elsewhere]);
+    Bun.spawnSync(["git", "-C", elsewhere, "config", "alias.publish", "push"]);
+    const shipped = join(project, "shipped.txt");
+    shippedGit(join(project, "node_modules", ".bin"), shipped);
+    const payload = { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `git -C ${elsewhere} publish` } };
+    const run = runGuard("pre-commit-guard", payload, { dir: project, env: { PATH: `${join(project, "node_modules", ".bin")}:${process.env.PATH}` } });
+    expect(existsSync(shipped)).toBe(false);
+    expect(run.stdout).toContain('"permissionDecision":"ask"');
+  });
 });
