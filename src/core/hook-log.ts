@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { runtimeDir } from "../store/paths.ts";
 import { ensureRuntimeDir } from "../store/runtime-dir.ts";
-import { appendProjectFile } from "./project-fs.ts";
+import { appendProjectFile, readProjectFile } from "./project-fs.ts";
 
 /** The log keeps two generations of at most this size, so a noisy failure can never fill a disk. */
 export const HOOK_LOG_MAX_BYTES = 256 * 1024;
@@ -20,17 +20,27 @@ function describe(problem: unknown): string {
  * Appends one line to `<root>/.aioson/runtime/hooks.log`: what a harness hides (hook stderr, exit codes)
  * stays visible here. Only ever called with a real project root; never throws. The log is written like every
  * other project file (project-fs): a symlinked runtime folder or log is refused, and then nothing is logged.
+ * `once`: a problem every hook call meets again (a project file too large to read) is not written when the current
+ * log already ends a line with it; the check reads the log only when such a problem arises.
  */
-export function logHookProblem(root: string | null, command: string, problem: unknown): void {
+export function logHookProblem(root: string | null, command: string, problem: unknown, options: { once?: boolean } = {}): void {
   if (!root) return;
   try {
     const path = hookLogPath(root);
     ensureRuntimeDir(root);
     // One line, no control characters: a message may quote project text, and people read this log in a terminal.
     const text = describe(problem).slice(0, MESSAGE_MAX).replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+    if (options.once && loggedAlready(root, path, `${command} ${text}\n`)) return;
     // Past the bound the log becomes `hooks.log.1` (replacing the older generation).
     appendProjectFile(root, path, `${new Date().toISOString()} ${command} ${text}\n`, { rotateAbove: HOOK_LOG_MAX_BYTES });
   } catch {
     // The log is best effort: a hook must never fail because its diagnostics could not be written.
   }
+}
+
+/** Whether the current log generation holds `line` after a timestamp (which ends in `Z`). */
+function loggedAlready(root: string, path: string, line: string): boolean {
+  // The log rotates once past HOOK_LOG_MAX_BYTES: twice that leaves room for the lines that crossed it.
+  const read = readProjectFile(root, path, HOOK_LOG_MAX_BYTES * 2);
+  return read.kind === "ok" && read.text.includes(`Z ${line}`);
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { matchPath } from "../brief/match.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectText } from "../core/project-read.ts";
 import { checkDialogs } from "./checkers/dialogs.ts";
 import { checkNaming } from "./checkers/naming.ts";
 import { checkFileSize, checkFunctionSize } from "./checkers/size.ts";
@@ -56,10 +56,10 @@ export function findingKey(rule: string, finding: Finding, rel: string): string 
 const BASELINE_MAX_BYTES = 4 * 1024 * 1024;
 
 export function readBaseline(root: string): Set<string> {
-  const read = readRegularFile(join(root, ".aioson", "context", "rules-baseline.json"), BASELINE_MAX_BYTES);
-  if (read.kind !== "ok") return new Set();
+  const text = readProjectText(root, join(root, ".aioson", "context", "rules-baseline.json"), BASELINE_MAX_BYTES);
+  if (text === null) return new Set();
   try {
-    const value: unknown = JSON.parse(read.text);
+    const value: unknown = JSON.parse(text);
     const accepted = (value as { accepted?: unknown } | null)?.accepted;
     return new Set(Array.isArray(accepted) ? accepted.filter((k): k is string => typeof k === "string") : []);
   } catch {

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeProjectFileAtomic } from "../core/project-fs.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectFile, writeProjectFileAtomic } from "../core/project-fs.ts";
 import { redactSecrets } from "../text/redact.ts";
 
 /**
@@ -85,7 +84,7 @@ function validMinNoul(value: number | undefined): boolean {
 type ProjectJev = { state: "none" } | { state: "invalid" } | { state: "ok"; enabled: boolean | undefined; minNoul: number | undefined };
 
 function readProjectJev(root: string): ProjectJev {
-  const read = readRegularFile(join(root, "aioson-models.json"), MAX_FILE_BYTES);
+  const read = readProjectFile(root, join(root, "aioson-models.json"), MAX_FILE_BYTES);
   if (read.kind === "missing") return { state: "none" };
   if (read.kind !== "ok") return { state: "invalid" };
   try {
@@ -147,7 +146,7 @@ function cacheDir(root: string): string {
 /** The cache is a project file: entries are validated like a verdict the judge returned, the rest is dropped. */
 function readCache(root: string): VerdictCache {
   const cache: VerdictCache = {};
-  const read = readRegularFile(join(cacheDir(root), "guard-verdicts.json"), MAX_FILE_BYTES);
+  const read = readProjectFile(root, join(cacheDir(root), "guard-verdicts.json"), MAX_FILE_BYTES);
   if (read.kind !== "ok") return cache;
   try {
     const value: unknown = JSON.parse(read.text);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildBrief, insideProject, type BriefItem, type Confidence } from "../brief/engine.ts";
 import { matchPath } from "../brief/match.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectText } from "../core/project-read.ts";
 import { dbPath } from "../store/paths.ts";
 import { resolveGuardAgent } from "./agent.ts";
 import { ruleConstraints } from "./constraints.ts";
@@ -63,17 +63,17 @@ export function passesFilters(item: BriefItem, confidence: Confidence, file: str
   return SALIENT.test(item.reason) || guard;
 }
 
-/** The file before the write: only a regular file (a FIFO there would hang the hook), within the bound. */
-function readBefore(abs: string): string | null {
-  const read = readRegularFile(abs, MAX_BEFORE_BYTES);
-  return read.kind === "ok" ? lf(read.text) : null;
+/** The file before the write: a regular file (a FIFO there would hang the hook) with no symlink on the way, within the bound. */
+function readBefore(root: string, abs: string): string | null {
+  const text = readProjectText(root, abs, MAX_BEFORE_BYTES);
+  return text === null ? null : lf(text);
 }
 
 async function violationsOf(root: string, write: PendingWrite, rel: string, agent: string): Promise<ViolationBlock[]> {
   const kind = judgedKind(rel);
   if (!kind || !write.file) return [];
   const abs = join(root, ...rel.split("/"));
-  const before = write.before !== undefined ? write.before : readBefore(abs);
+  const before = write.before !== undefined ? write.before : readBefore(root, abs);
   const after = afterContent(write, before);
   if (after === null) return [];
   const { enforce } = await import("./enforce.ts");

@@ -17,7 +17,9 @@
  */
 import { join } from "node:path";
 import { canonicalAgent } from "../core/agent.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectFile } from "../core/project-fs.ts";
+import { readProjectText } from "../core/project-read.ts";
+import { refusalText } from "../core/regular-file.ts";
 
 export type GuardName =
   | "pre-commit-guard" | "verify-claims" | "context-confidence-check" | "stop-checklist" | "output-format"
@@ -44,7 +46,10 @@ export function guardTextPath(root: string, guard: GuardName): string {
   return join(root, ".aioson", "hooks", `${guard}.md`);
 }
 
-/** kit.json and the reminder texts are a few KiB; a FIFO, a folder or a larger file there is not read. */
+/**
+ * kit.json and the reminder texts are a few KiB; a FIFO, a folder, a larger file, a symlink or a file behind a
+ * symlinked folder there is not read (a reminder's text becomes a Stop block's reason: the model's next prompt).
+ */
 const MAX_KIT_FILE_BYTES = 256 * 1024;
 
 export class KitConfigError extends Error {
@@ -58,9 +63,9 @@ export class KitConfigError extends Error {
 export async function loadGuardSection(root: string | null, guard: GuardName): Promise<GuardSection> {
   if (!root) return {};
   const path = kitConfigPath(root);
-  const read = readRegularFile(path, MAX_KIT_FILE_BYTES);
+  const read = readProjectFile(root, path, MAX_KIT_FILE_BYTES);
   if (read.kind === "missing") return {};
-  if (read.kind !== "ok") throw new KitConfigError(`${path}: not read (${read.kind === "not-regular" ? read.what : read.kind === "too-large" ? `larger than ${read.limit} bytes` : read.code})`);
+  if (read.kind !== "ok") throw new KitConfigError(`${path}: not read (${refusalText(read)})`);
   let value: unknown;
   try {
     value = JSON.parse(read.text.replace(/^\uFEFF/, ""));
@@ -76,8 +81,7 @@ export async function loadGuardSection(root: string | null, guard: GuardName): P
 /** The project's text for a reminder guard, or null to use the built-in one. */
 export function loadGuardText(root: string | null, guard: GuardName): string | null {
   if (!root) return null;
-  const read = readRegularFile(guardTextPath(root, guard), MAX_KIT_FILE_BYTES);
-  const text = read.kind === "ok" ? read.text.replace(/^\uFEFF/, "").trim() : "";
+  const text = readProjectText(root, guardTextPath(root, guard), MAX_KIT_FILE_BYTES)?.replace(/^\uFEFF/, "").trim();
   return text || null;
 }
 

@@ -8,7 +8,7 @@ export async function lessonInjector(context: GuardContext): Promise<Decision> {
   const prompt = stringField(context.payload, "prompt", "chatMessage", "user_prompt", "userPrompt", "message");
   if (!prompt.trim()) return PASS;
   const lessons = await import("./lessons.ts");
-  const all = lessons.loadLessons(lessons.lessonDirs(context.root, context.section.dirs));
+  const all = lessons.loadLessons(context.root, lessons.lessonDirs(context.root, context.section.dirs));
   const picked = lessons.pickLessons(prompt, all, context.section.limit ?? lessons.DEFAULT_LIMIT);
   if (picked.lessons.length === 0) return PASS;
   return { kind: "context", text: lessons.lessonsContext(picked) };
@@ -16,7 +16,7 @@ export async function lessonInjector(context: GuardContext): Promise<Decision> {
 
 export async function sessionContextGuard(context: GuardContext): Promise<Decision> {
   const { sessionContext } = await import("./session-context.ts");
-  const text = sessionContext(context.dir);
+  const text = sessionContext(context.dir, context.root);
   return text ? { kind: "context", text } : PASS;
 }
 

@@ -7,6 +7,9 @@
 import { readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { homeDir } from "../core/home.ts";
+import { closeProjectFolder, folderEntries, isUnsafeProjectPath, openProjectFolder, readFolderFile, type ProjectFileRead, type ProjectFolder } from "../core/project-fs.ts";
+import { logSkipped, logSkippedRead } from "../core/project-read.ts";
+import { isInside } from "../core/project-root.ts";
 import { readRegularFile } from "../core/regular-file.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
@@ -127,23 +130,58 @@ export function lessonDirs(root: string | null, configured: readonly string[] | 
   return dirs;
 }
 
-export function loadLessons(dirs: readonly string[]): Lesson[] {
+/**
+ * The lessons of each folder (at most MAX_FILES per folder, by name). A folder inside the project is read by
+ * project-fs's rule (no symlink on the way or as a lesson, each one bounded; a skipped one is named in the hook
+ * log); a folder of the user's own (`~/…`, or absolute outside the project) is read as the user keeps it.
+ */
+export function loadLessons(root: string | null, dirs: readonly string[]): Lesson[] {
   const lessons: Lesson[] = [];
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names.filter((n) => /^L.*\.md$/.test(n)).sort().slice(0, MAX_FILES)) {
-      const path = join(dir, name);
-      // A folder entry that is not a readable regular file is not a lesson (and never blocks the hook).
-      const read = readRegularFile(path, MAX_LESSON_BYTES);
-      if (read.kind === "ok") lessons.push(parseLesson(path, name, read.text));
-    }
+  for (const dir of dirs) lessons.push(...(root !== null && isInside(root, dir) ? projectLessons(root, dir) : userLessons(dir)));
+  return lessons;
+}
+
+function lessonsIn(dir: string, names: readonly string[], read: (name: string) => ProjectFileRead): Lesson[] {
+  const lessons: Lesson[] = [];
+  for (const name of names.filter((n) => /^L.*\.md$/.test(n)).sort().slice(0, MAX_FILES)) {
+    // A folder entry that is not a readable regular file is not a lesson (and never blocks the hook).
+    const file = read(name);
+    if (file.kind === "ok") lessons.push(parseLesson(join(dir, name), name, file.text));
   }
   return lessons;
+}
+
+function projectLessons(root: string, dir: string): Lesson[] {
+  let folder: ProjectFolder | null;
+  try {
+    folder = openProjectFolder(root, dir);
+  } catch (error) {
+    if (isUnsafeProjectPath(error)) logSkipped(root, dir, error.why);
+    return [];
+  }
+  if (folder === null) return [];
+  const opened = folder;
+  try {
+    return lessonsIn(dir, folderEntries(opened).map((entry) => entry.name), (name) => {
+      const read = readFolderFile(opened, name, MAX_LESSON_BYTES);
+      if (read.kind !== "ok") logSkippedRead(root, join(dir, name), read);
+      return read;
+    });
+  } catch {
+    return [];
+  } finally {
+    closeProjectFolder(opened);
+  }
+}
+
+function userLessons(dir: string): Lesson[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return lessonsIn(dir, names, (name) => readRegularFile(join(dir, name), MAX_LESSON_BYTES));
 }
 
 export type PickedLessons = { tags: string[]; lessons: Lesson[]; withheld: number };

@@ -7,23 +7,22 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectText } from "../core/project-read.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 import { gitStatus, runGit } from "./git.ts";
 
 export const CONTEXT_MAX = 800;
 const RECENT_COMMITS = 5;
 
-/** Manifests are small; a FIFO, a folder or a huge file in their place is not read. */
+/** Manifests are small; a FIFO, a folder, a huge file or a symlink in their place is not read. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
-function readText(path: string): string | null {
-  const read = readRegularFile(path, MAX_MANIFEST_BYTES);
-  return read.kind === "ok" ? read.text : null;
-}
-
-/** `name@version` from package.json, else pyproject.toml / Cargo.toml / composer.json, else the folder name. */
-export function projectLabel(dir: string): string {
+/**
+ * `name@version` from package.json, else pyproject.toml / Cargo.toml / composer.json, else the folder name. The
+ * manifests are repository files (read by project-fs's rule below `dir`); one skipped is logged in `root`'s hook log.
+ */
+function projectLabel(dir: string, root: string | null): string {
+  const readText = (path: string): string | null => readProjectText(dir, path, MAX_MANIFEST_BYTES, root);
   const pkg = readText(join(dir, "package.json"));
   if (pkg) {
     try {
@@ -69,7 +68,8 @@ function commitLine(line: string, clean: Sanitizer): string {
   return subject ? `${hash} ${subject}` : hash;
 }
 
-export function sessionContext(dir: string): string | null {
+/** `root`: the aioson project whose hook log names a skipped manifest (none outside one). */
+export function sessionContext(dir: string, root: string | null): string | null {
   const status = gitStatus(dir);
   if (status === null) return null;
   const clean = new Sanitizer();
@@ -79,7 +79,7 @@ export function sessionContext(dir: string): string | null {
   const top = runGit(dir, ["rev-parse", "--show-toplevel"])?.trim();
   const log = runGit(dir, ["log", `-n${RECENT_COMMITS}`, "--no-show-signature", "--format=%h %s"]) ?? "";
   const commits = log.split("\n").filter(Boolean).map((line) => commitLine(line, clean));
-  const project = clean.item(projectLabel(top && existsSync(top) ? top : dir)) ?? "(unnamed)";
+  const project = clean.item(projectLabel(top && existsSync(top) ? top : dir, root)) ?? "(unnamed)";
   const head = commits[0] ?? "(no commits)";
   const summary = `Project: ${project} | Branch: ${branch} | HEAD: ${head} | Uncommitted changes: ${changes} file${changes === 1 ? "" : "s"}`;
   const parts = [summary.length > CONTEXT_MAX ? `${summary.slice(0, CONTEXT_MAX - 1)}…` : summary];

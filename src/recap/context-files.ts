@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectText } from "../core/project-read.ts";
 
 /** A context file larger than this is not a state file anyone meant to write; it is ignored. */
 const MAX_CONTEXT_BYTES = 256 * 1024;
@@ -14,10 +14,9 @@ export function contextPath(root: string, name: string): string {
   return join(root, ".aioson", "context", name);
 }
 
-/** A regular file only (readRegularFile never blocks on a FIFO), at most MAX_CONTEXT_BYTES. */
+/** A regular file only, no symlink on the way (project-fs; never blocks on a FIFO), at most MAX_CONTEXT_BYTES. */
 export function readContextFile(root: string, name: string): string | null {
-  const read = readRegularFile(contextPath(root, name), MAX_CONTEXT_BYTES);
-  return read.kind === "ok" ? read.text : null;
+  return readProjectText(root, contextPath(root, name), MAX_CONTEXT_BYTES);
 }
 
 const text = v.fallback(v.optional(v.string()), undefined);

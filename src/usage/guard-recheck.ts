@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { isInside } from "../core/project-root.ts";
-import { readRegularFile } from "../core/regular-file.ts";
+import { readProjectFile } from "../core/project-fs.ts";
 import { enforce } from "../guard/enforce.ts";
 import type { JudgedKind } from "../guard/kinds.ts";
 import { lf } from "../guard/pending.ts";
@@ -43,7 +43,7 @@ function presentNow(root: string, group: Group): Set<string> | null {
   const abs = join(root, ...group.file.split("/"));
   if (!isInside(root, abs) || !existsSync(abs)) return null;
   // A regular file only: a FIFO there would hang the report.
-  const read = readRegularFile(abs, RECHECK_MAX_BYTES);
+  const read = readProjectFile(root, abs, RECHECK_MAX_BYTES);
   if (read.kind !== "ok") return null;
   const text = lf(read.text);
   const blocks = enforce({ root, rel: group.file, kind: group.kind, before: null, after: text, agent: group.agent, recheck: true });
