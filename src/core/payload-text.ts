@@ -9,6 +9,7 @@
  *   closed: the fields that come first (event, session, tool; a Gemini request's first message) are kept, later ones
  *   dropped. A payload past the spec's 16 MiB, or one with no complete value before a bound, is no payload
  *   ("too-large").
+ * Whether anything was dropped is told (`whole`): a guard must not let through what it could not read.
  * Bytes past the bounds are still drained by the reader (a harness writing to a closed pipe would fail).
  */
 import { CUT_MARK } from "./labels.ts";
@@ -139,6 +140,8 @@ export class JsonShrinker {
   #safeDepth = 0;
   /** Cut at a safe point and closed: the rest of the input is not looked at. */
   truncated = false;
+  /** A string lost the middle between its head and its tail. */
+  #stringCut = false;
   /** Past a bound with no safe point: there is no payload. */
   overflow = false;
 
@@ -226,7 +229,10 @@ export class JsonShrinker {
   #closeString(): void {
     this.#inString = false;
     if (!this.#cut) return;
-    if (this.#tail.dropped > 0) this.#emit(mark(), 0, mark().length);
+    if (this.#tail.dropped > 0) {
+      this.#stringCut = true;
+      this.#emit(mark(), 0, mark().length);
+    }
     const tail = this.#tail.bytes();
     this.#emit(tail, 0, tail.length);
   }
@@ -258,6 +264,11 @@ export class JsonShrinker {
 
   bytes(): Uint8Array {
     return this.#out.subarray(0, this.#length);
+  }
+
+  /** Nothing was dropped: no string lost its middle, no value was cut off. */
+  get whole(): boolean {
+    return !this.truncated && !this.#stringCut;
   }
 }
 
@@ -319,6 +330,11 @@ export class PayloadCollector {
   /** Bytes kept for the payload. */
   get stored(): number {
     return this.#shrinker ? this.#shrinker.bytes().length : this.#direct;
+  }
+
+  /** Every byte kept (read before `release`): a payload of at most DIRECT_MAX_BYTES, or one the filter cut nothing of. */
+  get whole(): boolean {
+    return this.#shrinker === null || this.#shrinker.whole;
   }
 
   /** True once the bytes cannot make a payload any more (past 16 MiB, too large or too complex once filtered). */

@@ -13,11 +13,12 @@ export const TOTAL_MS = 5_000;
 export const IDLE_MS = 75;
 
 export type StdinRead =
-  | { kind: "text"; text: string }
+  /** `whole`: nothing of it was dropped by the bounds of payload-text.ts. */
+  | { kind: "text"; text: string; whole: boolean }
   | { kind: "none"; reason: "tty" | "closed" | "empty" | "no-data" | "timeout" | "too-large" | "error" };
 
 export type PayloadRead =
-  | { kind: "payload"; payload: Record<string, unknown> }
+  | { kind: "payload"; payload: Record<string, unknown>; whole: boolean }
   | { kind: "none"; reason: string };
 
 export type StdinLimits = {
@@ -181,11 +182,12 @@ export async function readStdinText(limits: StdinLimits = { firstByteMs: FIRST_B
 function collectedText(collected: PayloadCollector): StdinRead {
   if (collected.seen === 0) return { kind: "none", reason: "empty" };
   const text = collected.text();
+  const whole = collected.whole;
   if (collected.seen > DIRECT_MAX_BYTES) {
     collected.release();
     Bun.gc(true);
   }
-  return text === null ? { kind: "none", reason: "too-large" } : { kind: "text", text };
+  return text === null ? { kind: "none", reason: "too-large" } : { kind: "text", text, whole };
 }
 
 /**
@@ -212,8 +214,8 @@ export function readPayloadFile(path: string): StdinRead {
   }
 }
 
-/** Parses a hook payload: only a JSON object counts (spec 0.4 step 3). */
-export function parsePayload(text: string): PayloadRead {
+/** Parses a hook payload: only a JSON object counts (spec 0.4 step 3). `whole`: as its read says. */
+export function parsePayload(text: string, whole = true): PayloadRead {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -223,12 +225,12 @@ export function parsePayload(text: string): PayloadRead {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { kind: "none", reason: "not-an-object" };
   }
-  return { kind: "payload", payload: value as Record<string, unknown> };
+  return { kind: "payload", payload: value as Record<string, unknown>, whole };
 }
 
 /** Stdin read and parsed; the reason says why there is no payload (for the hook log). */
 export async function readHookPayload(options: { idleMs?: number } = {}): Promise<PayloadRead> {
   const read = await readStdinText({ firstByteMs: FIRST_BYTE_MS, totalMs: TOTAL_MS, ...options });
   if (read.kind === "none") return read;
-  return parsePayload(read.text);
+  return parsePayload(read.text, read.whole);
 }

@@ -21,6 +21,8 @@ export type GuardContext = {
   /** The AIOSON project root above `dir`, or null (the guard still judges; it writes and logs nothing). */
   root: string | null;
   payload: Payload | null;
+  /** False when the payload was longer than its bounds and some of it was dropped (src/core/payload-text.ts). */
+  whole: boolean;
   harness: Harness;
   section: GuardSection;
   agent: string | null;
@@ -57,13 +59,13 @@ function agentOf(flag: unknown, payload: Payload | null): string | null {
   return stripQuotes(process.env.AIOSON_AGENT ?? "") || null;
 }
 
-type Prepared = { dir: string; root: string | null; payload: Payload | null; harness: Harness; agent: string | null };
+type Prepared = { dir: string; root: string | null; payload: Payload | null; whole: boolean; harness: Harness; agent: string | null };
 
 async function prepare(args: Record<string, unknown>): Promise<Prepared> {
   const read = await readHookPayload();
   const payload = read.kind === "payload" ? read.payload : null;
   const dir = startDir(args.dir, payload);
-  return { dir, root: resolveHookRoot(dir), payload, harness: detectHarness(args.tool ?? args.source, payload), agent: agentOf(args.agent, payload) };
+  return { dir, root: resolveHookRoot(dir), payload, whole: read.kind !== "payload" || read.whole, harness: detectHarness(args.tool ?? args.source, payload), agent: agentOf(args.agent, payload) };
 }
 
 /** One guard's judgement of a prepared event (its kit.json section, its scope), with how to render it. */
@@ -75,7 +77,7 @@ async function judgeOne(spec: GuardSpec, prepared: Prepared): Promise<{ decision
     logHookProblem(prepared.root, `guard:${spec.name}`, error);
   }
   if (!prepared.payload || !inScope(section, prepared.agent)) return { decision: spec.idle ?? PASS, render: {} };
-  const context: GuardContext = { guard: spec.name, dir: prepared.dir, root: prepared.root, payload: prepared.payload, harness: prepared.harness, section, agent: prepared.agent, render: {} };
+  const context: GuardContext = { guard: spec.name, dir: prepared.dir, root: prepared.root, payload: prepared.payload, whole: prepared.whole, harness: prepared.harness, section, agent: prepared.agent, render: {} };
   const decision = await spec.judge(context);
   if (prepared.root) await recordDecision(prepared.root, spec.name, decision, prepared.harness, prepared.payload, prepared.agent);
   return { decision, render: context.render };
