@@ -38,9 +38,10 @@ function handlersOf(config: Json): Json[] {
 
 /**
  * The fixed wrappers of a Windows line (src/install/commands.ts), outermost first: Codex's `commandWindows` carries
- * the cmd.exe line behind its cmd.exe prefix, and the cmd.exe line starts with the current-folder lookup switch.
+ * the cmd.exe line behind its cmd.exe prefix and no-op first command, and the cmd.exe line starts with the current-folder
+ * lookup switch.
  */
-const WINDOWS_WRAPPERS = ["C:\\Windows\\System32\\cmd.exe --% /d /c set NoDefaultCurrentDirectoryInExePath=1& ", "set NoDefaultCurrentDirectoryInExePath=1& "];
+const WINDOWS_WRAPPERS = ["C:\\Windows\\System32\\cmd.exe --% /d /c type nul& ", "set NoDefaultCurrentDirectoryInExePath=1& "];
 const cmdLine = (line: string) => WINDOWS_WRAPPERS.reduce((rest, prefix) => (rest.startsWith(prefix) ? rest.slice(prefix.length) : rest), line);
 
 /** Every `--agent=` value in the aioson lines of a file: quoted POSIX values unquoted, bare Windows values as they are. */
