@@ -4,6 +4,7 @@
  * answers (exit 0, within the test's timeout) as if the file were not there.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, runAioson, tempProject } from "../helpers.ts";
 import { runGuard } from "../kit/helpers.ts";
@@ -59,6 +60,20 @@ describe("FIFOs in place of project files", () => {
     const run = runGuard("session-context", { hook_event_name: "SessionStart", source: "startup" }, { dir: project });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Project: aioson-proj-");
+  });
+
+  test("session-context and pre-commit-guard: a FIFO for .git/HEAD costs one git budget per hook, not one per git call", () => {
+    const project = tempProject();
+    Bun.spawnSync(["git", "init", "-q", project]);
+    rmSync(join(project, ".git", "HEAD"));
+    fifo(join(project, ".git", "HEAD"));
+    const started = performance.now();
+    expect(runGuard("session-context", { hook_event_name: "SessionStart", source: "startup" }, { dir: project }).code).toBe(0);
+    // Every git call waited 3 s for the FIFO before: 6 s for a config read and a status.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // git cannot say whether `st` is an alias of this repository: the guard asks.
+    const run = runGuard("pre-commit-guard", { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git st" } }, { dir: project });
+    expect(run.stdout).toContain('"permissionDecision":"ask"');
   });
 
   test("context:guard: a FIFO aioson-models.json and a FIFO as the edited file", () => {
