@@ -48,7 +48,7 @@ describe("matching", () => {
     expect(matchPath("a\\b.ts", "a/*.ts")).toBe(true);
   });
 
-  test("matchPath: braces and classes in a glob go through picomatch; dot-files match like other names", () => {
+  test("matchPath: braces and classes in a glob; dot-files match like other names", () => {
     expect(matchPath("src/ui/Badge.tsx", "src/**/*.{ts,tsx}")).toBe(true);
     expect(matchPath("src/ui/badge.css", "src/**/*.{ts,tsx}")).toBe(false);
     expect(matchPath("src/.eslintrc.ts", "src/*.{ts,js}")).toBe(true);
