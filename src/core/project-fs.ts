@@ -123,10 +123,15 @@ function walkPath(root: string, target: string, action: FileAction, cached: bool
   return stat;
 }
 
-/** `mkdir -p` inside the project, never through a symlink or into a non-folder on the way (see makeFolder). */
+/**
+ * `mkdir -p` inside the project, never through a symlink or into a non-folder on the way (see makeFolder). A folder
+ * this process has made or found already is not looked at again: this writes nothing then, and every write below
+ * opens its folder anew (a hook calls this before each of its files).
+ */
 export function ensureProjectDir(root: string, dir: string): void {
-  if (isRootPath(root, dir)) return;
+  if (isRootPath(root, dir) || plainFolders.has(dir)) return;
   closeProjectFolder(makeFolder(root, dir));
+  plainFolders.add(dir);
 }
 
 /** Whether anything (a file, a folder, a symlink, even a dangling one) has this name; follows nothing. */
