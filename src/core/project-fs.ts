@@ -192,12 +192,13 @@ function heldFolder(root: string, path: string, fd: number): ProjectFolder {
   return { root, path, fd, base: join(PROC_FD, String(fd)) };
 }
 
-/** Where the folder open on `fd` is, as the kernel says; null without /proc. */
+/** Where the folder open on `fd` is, as the kernel says; null without /proc/self/fd. */
 function heldPath(fd: number): string | null {
   try {
     return readlinkSync(join(PROC_FD, String(fd)));
-  } catch {
-    return null;
+  } catch (error) {
+    if (errno(error) === "ENOENT") return null;
+    throw error;
   }
 }
 
@@ -234,20 +235,22 @@ function openHeld(root: string, dir: string, action: FileAction): ProjectFolder 
     if (code === "ENOTDIR" || code === "ELOOP") throw folderRefusal(root, dir, action);
     throw error;
   }
-  const where = heldPath(fd);
-  if (where === null) {
+  try {
+    const where = heldPath(fd);
+    if (where === null) {
+      closeSync(fd);
+      procFolders = false;
+      return "no-proc";
+    }
+    procFolders = true;
+    // A hook's root is a real path already: the realpath is paid only when it is not.
+    const rel = relative(root, dir);
+    if (where !== join(root, rel) && where !== join(realRoot(root), rel)) throw folderRefusal(root, dir, action);
+    return heldFolder(root, dir, fd);
+  } catch (error) {
     closeSync(fd);
-    procFolders = false;
-    return "no-proc";
+    throw error;
   }
-  procFolders = true;
-  // A hook's root is a real path already: the realpath is paid only when it is not.
-  const rel = relative(root, dir);
-  if (where !== join(root, rel) && where !== join(realRoot(root), rel)) {
-    closeSync(fd);
-    throw folderRefusal(root, dir, action);
-  }
-  return heldFolder(root, dir, fd);
 }
 
 /** Linux: `dir` opened, or made inside its parent (itself opened or made first) and opened there. */
