@@ -25,6 +25,17 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
 
 /** Subcommands the guard judges; a dynamic program word followed by one of them is taken for git. */
 const JUDGED = new Set(["commit", "push", "tag", "send-pack", "subtree", "lfs"]);
+const JUDGED_WORD = /(?:^|[^\w-])(?:commit|push|tag|send-pack|subtree|lfs)(?![\w-])/i;
+
+/**
+ * Could a text the guard does not follow (a dynamic program word, a script nested too deep) run git? It names git once
+ * quotes and backslashes are taken out (`g"i"t`, `g\it`), holds a `$'…'` string (which spells any word: `$'\x67it'`),
+ * or holds a variable or substitution next to a subcommand the guard judges (`$G commit`).
+ */
+function mayNameGit(text: string): boolean {
+  const bare = text.replace(/\\\r?\n/g, "").replace(/[\\'"$]/g, "");
+  return /git/i.test(bare) || text.includes("$'") || (/[$`]/.test(text) && JUDGED_WORD.test(bare));
+}
 /** git's own commands (git 2.4x `git help -a`) and common extensions: anything else may be an alias. */
 const KNOWN_SUBCOMMANDS = new Set(
   ("add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap check-ref-format " +
@@ -77,7 +88,7 @@ function gitCall(words: readonly Word[], command: SimpleCommand, appended: boole
   if (!program) return null;
   if (program.dynamic) {
     const next = words[1];
-    if (!/git/i.test(program.text) && !(next && !next.dynamic && JUDGED.has(next.text))) return null;
+    if (!mayNameGit(program.text) && !(next && !next.dynamic && JUDGED.has(next.text))) return null;
     if (!next) return { kind: "unresolved", reason: `git: ${UNRESOLVED_PROGRAM}` };
   } else if (programName(program.text) !== "git") return null;
   const aliases = new Map(lineAliases);
@@ -124,11 +135,11 @@ function reachGit(line: string, depth: number, aliases: Map<string, string>, fou
       if (invocation.kind === "script") {
         // A script's variables and substitutions keep their source, so the reader marks them dynamic again.
         if (depth < MAX_NESTING) reachGit(invocation.text, depth + 1, aliases, found);
-        else if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: TOO_DEEP });
+        else if (mayNameGit(invocation.text)) found.push({ kind: "unresolved", reason: TOO_DEEP });
         continue;
       }
       if (invocation.kind === "unresolved") {
-        if (/git/i.test(invocation.text)) found.push({ kind: "unresolved", reason: "the command wraps programs in programs too deep to be checked and mentions git: confirm with the user before it runs." });
+        if (mayNameGit(invocation.text)) found.push({ kind: "unresolved", reason: "the command wraps programs in programs too deep to be checked and mentions git: confirm with the user before it runs." });
         continue;
       }
       const call = gitCall(invocation.words, command, invocation.appended, aliases);
@@ -330,7 +341,7 @@ function judgeGit(call: Extract<GitReach, { kind: "git" }>, state: Judging, dept
     : null;
   if (nested === null) return [];
   if (depth < MAX_NESTING) return judgeLine(nested, state, depth + 1, new Map());
-  return /git/i.test(nested) ? [{ permission: "ask", reason: TOO_DEEP }] : [];
+  return mayNameGit(nested) ? [{ permission: "ask", reason: TOO_DEEP }] : [];
 }
 
 /** Every git judgement of a command line, nested shells, wrappers and aliases included. */

@@ -1,8 +1,9 @@
 /**
  * A small POSIX-shell reader, enough to find every simple command in an agent's command line: quoting
  * (`'…'`, `"…"`, `$'…'`, backslashes), chains (`;` `&&` `||` `|` `&`, newlines, subshells), comments,
- * redirections, heredocs (`<<EOF`, `<<-'EOF'`) and here-strings, and command substitutions (`$(…)`, backticks),
- * whose inner commands are listed too. It never executes anything: a word whose value depends on the
+ * redirections, heredocs (`<<EOF`, `<<-'EOF'`) and here-strings, and command substitutions (`$(…)`, backticks, and
+ * those inside `${…}` and `$((…))`), whose inner commands are listed too. `$'…'` is decoded as bash does (`$'\x67it'`
+ * is git) and `$"…"` is the string it translates. It never executes anything: a word whose value depends on the
  * environment (`$VAR`, an unresolvable substitution) is marked `dynamic` and keeps that source as its text.
  */
 export type Word = { text: string; dynamic: boolean };
@@ -10,10 +11,24 @@ export type SimpleCommand = { words: Word[]; stdin: string | null };
 
 type Pending = { delimiter: string; stripTabs: boolean; command: SimpleCommand };
 
+/**
+ * `$(…)` nested deeper than this is read as a subshell, whose commands are still listed. A backtick body is always
+ * read (it cannot hold another backtick, so it adds one level at most): ignoring it would hide what it runs.
+ */
 const MAX_DEPTH = 8;
 /** Runs of characters with no meaning to the reader, copied in one slice (long messages stay linear and cheap). */
 const PLAIN = /[^\s;&|()<>'"$`\\]+/y;
 const PLAIN_QUOTED = /[^"\\$`]+/y;
+/** `$'…'`'s one-letter escapes. */
+const ANSI_NAMED: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "'": "'", '"': '"', "\\": "\\", "?": "?", e: "\x1b", E: "\x1b", a: "\x07", b: "\b", f: "\f", v: "\v" };
+/** `$'…'`'s numbered escapes: octal `\nnn`, `\xHH`, `\uHHHH`, `\UHHHHHHHH`, and the control character `\cX`. */
+const ANSI_NUMBERED = /^(?:[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c[\s\S])/;
+
+function ansiCharacter(escape: string): string {
+  if (escape.startsWith("c")) return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+  const code = /^[0-7]/.test(escape) ? parseInt(escape, 8) & 0xff : parseInt(escape.slice(1), 16);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : "";
+}
 
 class Reader {
   i = 0;
@@ -31,6 +46,8 @@ class Reader {
     private readonly src: string,
     private readonly depth: number,
     private readonly untilParen: boolean,
+    /** False for the inside of `${…}` and `$((…))`: only its substitutions run, its words are no command. */
+    private readonly ownCommands = true,
   ) {}
 
   private endWord(): void {
@@ -53,7 +70,7 @@ class Reader {
 
   private endCommand(): void {
     this.endWord();
-    if (this.current.words.length > 0 || this.current.stdin !== null) this.commands.push(this.current);
+    if (this.ownCommands && (this.current.words.length > 0 || this.current.stdin !== null)) this.commands.push(this.current);
     this.current = { words: [], stdin: null };
     this.skipNextWord = false;
     this.hereString = false;
@@ -99,10 +116,27 @@ class Reader {
     const end = this.src.indexOf("`", this.i);
     const body = end < 0 ? this.src.slice(this.i) : this.src.slice(this.i, end);
     this.i = end < 0 ? this.src.length : end + 1;
-    const inner = this.depth < MAX_DEPTH ? parseShell(body, this.depth + 1) : [];
+    const inner = parseShell(body, this.depth + 1);
     this.commands.push(...inner);
     const word = resolveSubstitution(inner);
     return word.dynamic ? { text: this.src.slice(start, this.i), dynamic: true } : word;
+  }
+
+  /**
+   * `${…}` and `$((…))` are one word here, but bash runs the substitutions inside them (`${x:-$(git push)}`): their
+   * commands are listed. Deeper than MAX_DEPTH they are not followed: the span becomes a command whose program is
+   * that dynamic text, which the guard judges like any program it cannot know.
+   */
+  private innerSubstitutions(from: number, to: number): void {
+    const span = this.src.slice(from, to);
+    if (!span.includes("$(") && !span.includes("`")) return;
+    if (this.depth >= MAX_DEPTH) {
+      this.commands.push({ words: [{ text: span, dynamic: true }], stdin: null });
+      return;
+    }
+    const inner = new Reader(span, this.depth + 1, false, false);
+    inner.run();
+    this.commands.push(...inner.commands);
   }
 
   /** `$…` outside single quotes. */
@@ -111,6 +145,7 @@ class Reader {
     if (next === "(" && this.src[this.i + 2] === "(") {
       const end = this.src.indexOf("))", this.i);
       const stop = end < 0 ? this.src.length : end + 2;
+      this.innerSubstitutions(this.i + 3, end < 0 ? stop : end);
       this.append(this.src.slice(this.i, stop), true);
       this.i = stop;
       return;
@@ -124,6 +159,7 @@ class Reader {
     if (next === "{") {
       const end = this.src.indexOf("}", this.i);
       const stop = end < 0 ? this.src.length : end + 1;
+      this.innerSubstitutions(this.i + 2, end < 0 ? stop : end);
       this.append(this.src.slice(this.i, stop), true);
       this.i = stop;
       return;
@@ -180,7 +216,6 @@ class Reader {
   private ansiQuoted(): void {
     this.inWord = true;
     this.i += 2;
-    const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "'": "'", '"': '"', "\\": "\\", e: "\x1b", a: "\x07", b: "\b", f: "\f", v: "\v" };
     while (this.i < this.src.length) {
       const c = this.src[this.i] as string;
       if (c === "'") {
@@ -189,8 +224,9 @@ class Reader {
       }
       if (c === "\\" && this.i + 1 < this.src.length) {
         const next = this.src[this.i + 1] as string;
-        this.append(escapes[next] ?? `\\${next}`);
-        this.i += 2;
+        const numbered = ANSI_NAMED[next] === undefined ? ANSI_NUMBERED.exec(this.src.slice(this.i + 1, this.i + 10)) : null;
+        this.append(ANSI_NAMED[next] ?? (numbered ? ansiCharacter(numbered[0]) : `\\${next}`));
+        this.i += 1 + (numbered ? numbered[0].length : 1);
         continue;
       }
       this.append(c);
@@ -317,6 +353,11 @@ class Reader {
       }
       if (c === "$" && src[this.i + 1] === "'") {
         this.ansiQuoted();
+        continue;
+      }
+      // `$"…"`: the string translated for the locale, the string itself in every locale a hook runs in.
+      if (c === "$" && src[this.i + 1] === '"') {
+        this.i++;
         continue;
       }
       if (c === "$") {

@@ -75,3 +75,27 @@ describe("the repository's aliases", () => {
     expect(runGuard("pre-commit-guard", bash("git status"), { dir, args: ["--tool=claude"] }).stdout).toBe("");
   });
 });
+
+describe("bash expansions that spell or hide git (issue 25, round 2)", () => {
+  const nest = (inner: string) => `echo ${"$(".repeat(8)}${inner}${")".repeat(8)}`;
+  test.each([
+    ["$'\\x67\\x69\\x74' push"],
+    ["$'\\147\\151\\164' push"],
+    ["git $'\\x70ush' origin main"],
+    ["$'\\u0067it' $'\\x70ush'"],
+    ['$"git" push'],
+    ["echo $(( $(git push) ))"],
+    ["echo ${x:-$(git push)}"],
+    ["echo ${x:-`git push`}"],
+    ['echo "${x:-$(git push)}"'],
+    [nest("`g''it push`")],
+    [nest("${x:-$(g''it push)}")],
+    ["eval eval eval eval eval \"$'\\\\x67it' push\""],
+  ])("%s asks", (command) => {
+    expect(permissionOf(runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] }))).toBe("ask");
+  });
+
+  test.each([["echo ${GIT_DIR:-$(pwd)/.git}"], ["echo $((1 + 2)) ${HOME}"], ["printf $'\\x41\\n'"]])("%s stays silent", (command) => {
+    expect(runGuard("pre-commit-guard", bash(command), { args: ["--tool=claude"] }).stdout).toBe("");
+  });
+});
