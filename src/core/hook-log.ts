@@ -38,9 +38,19 @@ export function logHookProblem(root: string | null, command: string, problem: un
   }
 }
 
-/** Whether the current log generation holds `line` after a timestamp (which ends in `Z`). */
+/** The current log generation as this process knows it: read once, then extended by the `once` lines it adds. */
+const onceLogs = new Map<string, string>();
+
+/** Whether the current log generation holds `line` after a timestamp (which ends in `Z`); if not, it is about to. */
 function loggedAlready(root: string, path: string, line: string): boolean {
-  // The log rotates once past HOOK_LOG_MAX_BYTES: twice that leaves room for the lines that crossed it.
-  const read = readProjectFile(root, path, HOOK_LOG_MAX_BYTES * 2);
-  return read.kind === "ok" && read.text.includes(`Z ${line}`);
+  let text = onceLogs.get(path);
+  if (text === undefined) {
+    // The log rotates once past HOOK_LOG_MAX_BYTES: twice that leaves room for the lines that crossed it.
+    const read = readProjectFile(root, path, HOOK_LOG_MAX_BYTES * 2);
+    text = read.kind === "ok" ? read.text : "";
+  }
+  const mark = `Z ${line}`;
+  if (text.includes(mark)) return true;
+  onceLogs.set(path, `${text}${mark}`);
+  return false;
 }

@@ -26,9 +26,16 @@ export function logSkippedRead(root: string | null, path: string, read: Exclude<
   if (read.kind !== "missing") logSkipped(root, path, refusalText(read));
 }
 
+/** A project full of files aioson skips (a folder of symlinks) names this many of them per call, not all. */
+const MAX_SKIPPED_LINES = 20;
+let skippedLines = 0;
+
 /** The hook-log line of a project path aioson did not read, and why (once per log generation). */
 export function logSkipped(root: string | null, path: string, why: string): void {
   if (root === null) return;
+  skippedLines += 1;
+  if (skippedLines > MAX_SKIPPED_LINES + 1) return;
   const shown = isInside(root, path) ? relative(root, path).split(sep).join("/") : path;
-  logHookProblem(root, "read", `skipped ${shown}: ${why}`, { once: true });
+  const text = skippedLines > MAX_SKIPPED_LINES ? `skipped more project files than the ${MAX_SKIPPED_LINES} named before this line` : `skipped ${shown}: ${why}`;
+  logHookProblem(root, "read", text, { once: true });
 }

@@ -210,6 +210,18 @@ describe("bounds", () => {
     expect(skippedLines(h, ".aioson/rules/fifo.md")).toEqual([expect.stringContaining("a FIFO, not a file")]);
   });
 
+  test("a folder of 200 symlinked documents names 20 of them and one line for the rest, and a second call adds nothing", () => {
+    const h = hostileProject();
+    const docs = join(h.project, ".aioson", "docs");
+    mkdirSync(docs);
+    writeFile(join(h.outside, "x.md"), "# outside\n");
+    for (let i = 0; i < 200; i++) symlinkSync(join(h.outside, "x.md"), join(docs, `d${String(i).padStart(3, "0")}.md`));
+    for (let call = 0; call < 2; call++) expect(runAioson(["context:brief", h.project, "--task=payment", "--json"], { home: h.home }).code).toBe(0);
+    const lines = hookLogOf(h).split("\n").filter((line) => line.includes(" read skipped "));
+    expect(lines).toHaveLength(21);
+    expect(lines.at(-1)).toEndWith(" read skipped more project files than the 20 named before this line");
+  });
+
   test("past 2,000 documents the rest is left out and said once", () => {
     const h = hostileProject();
     const docs = join(h.project, ".aioson", "docs");
