@@ -69,14 +69,14 @@ describe("catalogue", () => {
     const specs = guardSpecs("copilot", selectGuards("pre-commit-guard,verify-claims,stop-checklist").entries, null);
     expect(specs.map((s) => s.event)).toEqual(["PreToolUse", "Stop"]);
     expect(specs[0]).toEqual({
-      event: "PreToolUse", timeout: 10, flat: true,
+      event: "PreToolUse", timeout: 10, timeoutSec: 10, flat: true,
       command: `aioson guard:pre-commit-guard "$PWD" --tool=copilot 2>/dev/null || true`,
       windows: "set NoDefaultCurrentDirectoryInExePath=1& aioson guard:pre-commit-guard . --tool=copilot 2>nul & exit /b 0",
       powershell: "aioson guard:pre-commit-guard . --tool=copilot 2>$null; exit 0",
       env: { NoDefaultCurrentDirectoryInExePath: "1" },
     });
     expect(specs[1]).toEqual({
-      event: "Stop", timeout: 30, flat: true,
+      event: "Stop", timeout: 30, timeoutSec: 30, flat: true,
       command: `aioson guard:stop-guards "$PWD" --tool=copilot --guards=verify-claims,stop-checklist 2>/dev/null || true`,
       windows: "set NoDefaultCurrentDirectoryInExePath=1& aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>nul & exit /b 0",
       powershell: "aioson guard:stop-guards . --tool=copilot --guards=verify-claims,stop-checklist 2>$null; exit 0",
