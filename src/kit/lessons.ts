@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { homeDir } from "../core/home.ts";
-import { closeProjectFolder, folderEntries, isUnsafeProjectPath, openProjectFolder, readFolderFile, type ProjectFileRead, type ProjectFolder } from "../core/project-fs.ts";
+import { closeProjectFolder, folderEntries, isUnsafeProjectPath, openProjectFolder, readFolderFile, UNLISTED_FOLDER, type ProjectFileRead, type ProjectFolder } from "../core/project-fs.ts";
 import { logSkipped, logSkippedRead } from "../core/project-read.ts";
 import { isInside } from "../core/project-root.ts";
 import { readRegularFile } from "../core/regular-file.ts";
@@ -162,7 +162,12 @@ function projectLessons(root: string, dir: string): Lesson[] {
   if (folder === null) return [];
   const opened = folder;
   try {
-    return lessonsIn(dir, folderEntries(opened).map((entry) => entry.name), (name) => {
+    const entries = folderEntries(opened);
+    if (entries === null) {
+      logSkipped(root, dir, UNLISTED_FOLDER);
+      return [];
+    }
+    return lessonsIn(dir, entries.map((entry) => entry.name), (name) => {
       const read = readFolderFile(opened, name, MAX_LESSON_BYTES);
       if (read.kind !== "ok") logSkippedRead(root, join(dir, name), read);
       return read;

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { closeProjectFolder, folderEntries, isUnsafeProjectPath, openProjectFolder, openSubfolder, readFolderFile, type ProjectFolder } from "../core/project-fs.ts";
+import { closeProjectFolder, folderEntries, isUnsafeProjectPath, openProjectFolder, openSubfolder, readFolderFile, UNLISTED_FOLDER, type ProjectFolder } from "../core/project-fs.ts";
 import { logSkipped } from "../core/project-read.ts";
 import { refusalText } from "../core/regular-file.ts";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter.ts";
@@ -60,13 +60,14 @@ function isMarkdown(name: string): boolean {
 
 /** The documents of one folder (held open by project-fs: nothing on the way is a symlink), sorted by name. */
 function walkFolder(walk: Walk, folder: ProjectFolder, relParts: string[], depth: number): void {
-  let entries: Dirent[];
+  let entries: Dirent[] | null;
   try {
-    entries = folderEntries(folder).sort(byName);
+    entries = folderEntries(folder);
   } catch {
     return;
   }
-  for (const entry of entries) {
+  if (entries === null) return skip(walk, relParts, UNLISTED_FOLDER);
+  for (const entry of entries.sort(byName)) {
     if (walk.stopped) return;
     if (entry.name.startsWith(".")) continue;
     const parts = [...relParts, entry.name];

@@ -7,7 +7,7 @@
  * context:guard and context:brief; a 96 MiB rule file was read whole on every write.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, rows, runAioson } from "../helpers.ts";
 import { type Hostile, hookLogOf, hostileProject, NAMING_RULE, namingWrite, PEAK_BOUND_KIB, peakRss, runBounded, WRITE_PAYLOAD } from "./paths-helpers.ts";
@@ -221,6 +221,18 @@ describe("bounds", () => {
     expect(lines).toHaveLength(21);
     expect(lines.at(-1)).toEndWith(" read skipped more project files than the 20 named before this line");
   });
+
+  test("a documents folder too large to list (tens of thousands of empty files) is named, not listed", () => {
+    const h = hostileProject();
+    const docs = join(h.project, ".aioson", "docs");
+    mkdirSync(docs);
+    // Empty files until the folder's own size passes the bound (about 40,000 on ext4): git stores them in a few KB.
+    for (let i = 0; statSync(docs).size <= 1024 * 1024 && i < 400_000; i++) writeFileSync(join(docs, `n${i}.md`), "");
+    const brief = runAioson(["context:brief", h.project, "--task=payment", "--json"], { home: h.home });
+    expect(brief.code).toBe(0);
+    expect((brief.json as { invalid_rules: unknown[] }).invalid_rules).toEqual([{ path: ".aioson/docs", problem: "not read: a folder larger than 1048576 bytes as its file system counts them, not listed" }]);
+    expect(skippedLines(h, ".aioson/docs")).toHaveLength(1);
+  }, 60_000);
 
   test("past 2,000 documents the rest is left out and said once", () => {
     const h = hostileProject();
