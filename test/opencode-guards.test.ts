@@ -60,6 +60,19 @@ describe("OpenCode plugin with guards", () => {
     });
   }
 
+  test("a push past any cut is never let through: the command goes whole to the guard, and one too long for it asks", async () => {
+    const hooks = await loadPlugin(tempProject(), ALL);
+    // Past the 8,000 characters every other text of the plugin is cut at (the plugin cut the command there, and then
+    // found no git in what was left).
+    const far = `echo ${"x".repeat(20_000)}; git push origin main`;
+    await expect(hooks["tool.execute.before"]!(...bash(far))).rejects.toThrow(/^AIOSON pre-commit-guard: /);
+    const endless = `echo ${"x".repeat(3 * 1024 * 1024)}; git push origin main`;
+    await expect(hooks["tool.execute.before"]!(...bash(endless))).rejects.toThrow(/^AIOSON pre-commit-guard: /);
+    // bash decodes $'\x67\x69\x74' to git, in which no filter sees the word.
+    await expect(hooks["tool.execute.before"]!(...bash("$'\\x67\\x69\\x74' push origin main"))).rejects.toThrow(/^AIOSON pre-commit-guard: /);
+    await expect(hooks["tool.execute.before"]!(...bash(`echo ${"x".repeat(20_000)}`))).resolves.toBeUndefined();
+  }, 30_000);
+
   test("the guard is spawned for every line pre-commit-guard could judge (its own corpus), and for none of the everyday commands", async () => {
     // aioson behind a wrapper that notes each start, so the test sees which calls the plugin made.
     const dir = tempDir("aioson-countbin-");

@@ -430,17 +430,23 @@ const GUARD_BLOCK = String.raw`
   // and $ are taken out (g"i"t, g\it, $'git', line continuations), or a variable or substitution may stand for the
   // program of a judged subcommand ($G commit).
   const mayRunGit = (line) => {
+    // $'\x67\x69\x74' is git once bash decodes it.
+    if (line.includes("$'")) return true;
     const bare = line.replace(/\\\r?\n/g, "").replace(/[\\'"$]/g, "");
     if (/git/i.test(bare)) return true;
     return /[$\x60]/.test(line) && /(?:^|[^\w-])(?:commit|push|tag|send-pack|subtree|lfs)(?![\w-])/i.test(bare);
   };
+  // The command pre-commit-guard judges is sent whole up to this (JSON-escaped it stays under aioson's 16 MiB payload
+  // bound); a longer one goes with the cut mark, which makes the guard ask: a push past any cut must never pass.
+  const COMMAND_CAP = 2 * 1024 * 1024;
   const preCommit = async (input, output) => {
     let verdict = null;
     try {
       if (input && input.tool === "bash") {
         const args = (output && output.args) || {};
-        const command = cap(args.command, TEXT_CAP);
-        if (mayRunGit(command)) verdict = await guard("pre-commit-guard", { hook_event_name: "PreToolUse", session_id: input.sessionID, tool_name: "bash", tool_input: { command } });
+        const whole = typeof args.command === "string" ? args.command : args.command == null ? "" : String(args.command);
+        const command = cap(whole, COMMAND_CAP);
+        if (command !== whole || mayRunGit(command)) verdict = await guard("pre-commit-guard", { hook_event_name: "PreToolUse", session_id: input.sessionID, tool_name: "bash", tool_input: { command } });
       }
     } catch {}
     if (verdict && verdict.block === true) throw new Error("AIOSON pre-commit-guard: " + cap(verdict.reason || "blocked", TEXT_CAP));
