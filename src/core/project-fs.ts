@@ -654,12 +654,11 @@ function readProjectWith(root: string, path: string, read: OpenedRead): ProjectF
 }
 
 function readInFolder(folder: ProjectFolder, name: string, read: OpenedRead): ProjectFileRead {
-  const path = join(folder.path, name);
   const opened = openRegularFile(join(folder.base, name), { noFollow: true });
-  if (opened.kind === "error" && opened.code === "ELOOP") return { kind: "unsafe", why: `${path} is a symlink` };
+  if (opened.kind === "error" && opened.code === "ELOOP") return { kind: "unsafe", why: `${join(folder.path, name)} is a symlink` };
   if (opened.kind !== "open") return opened;
   try {
-    if (folder.fd === null) confirmOpened(folder.root, path, opened.fd, "read");
+    if (folder.fd === null) confirmOpened(folder.root, join(folder.path, name), opened.fd, "read");
     return read(opened.fd, opened.size);
   } catch (error) {
     if (isUnsafeProjectPath(error)) return { kind: "unsafe", why: error.why };
