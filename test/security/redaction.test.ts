@@ -1,8 +1,8 @@
 /**
- * Issue 11 item 8: every secret form below, recorded by hooks:emit as a Bash command and its output, a plan item,
- * a prompt and the agent's last message, is absent from the raw bytes of every runtime file (the SQLite file, its
- * `-wal`, `events.ndjson`, `state.json`, pointers) and from the checkpoint hooks:recap re-injects; ordinary text
- * that only looks like a key/value pair survives.
+ * Issue 11 item 8 and issue 25 item 2: every secret form below, recorded by hooks:emit as a Bash command and its
+ * output, a plan item, a prompt and the agent's last message, is absent from the raw bytes of every runtime file (the
+ * SQLite file, its `-wal`, `events.ndjson`, `state.json`, pointers) and from the checkpoint hooks:recap re-injects;
+ * ordinary text that only looks like a key/value pair, a password option or a credential line survives.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTemp, tempProject } from "../helpers.ts";
@@ -56,6 +56,96 @@ describe("secrets are gone from every stored byte and from the recap", () => {
   });
 });
 
+/**
+ * Issue 25's forms, by family: [family, [command or text, secrets it holds]…]. A family's forms are recorded in one
+ * session, each as a Bash call whose output repeats it.
+ */
+const FAMILIES: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, readonly string[]]>]> = [
+  [
+    "SQL that sets a password",
+    [
+      [`mysql -e "CREATE USER 'app'@'%' IDENTIFIED BY 'S3cretSql1'"`, ["S3cretSql1"]],
+      ["echo 'ALTER USER scott IDENTIFIED BY Tiger2x;' | sqlplus -s / as sysdba", ["Tiger2x"]],
+      [`psql -c "CREATE ROLE app WITH LOGIN PASSWORD 'S3cretPg2'"`, ["S3cretPg2"]],
+      [`psql -c "ALTER USER app WITH ENCRYPTED PASSWORD 'S3cretPg3'"`, ["S3cretPg3"]],
+      [`sqlcmd -Q "CREATE LOGIN app WITH PASSWORD = N'S3cretMs4'"`, ["S3cretMs4"]],
+      [`mysql -e "SET PASSWORD FOR 'app'@'%' = PASSWORD('S3cretMy5')"`, ["S3cretMy5"]],
+    ],
+  ],
+  [
+    "a program's option that takes a password",
+    [
+      ["redis-cli -h cache -a R3disPass5 ping", ["R3disPass5"]],
+      ["redis-cli -h cache AUTH default R3disAuth6", ["R3disAuth6"]],
+      ["mongosh mongodb://db/app -u admin -p M0ngoPass6", ["M0ngoPass6"]],
+      ["sqlcmd -S db -U sa -P SqlCmdPass7 -Q 'select 1'", ["SqlCmdPass7"]],
+      ["ldapsearch -x -D cn=admin,dc=example -w LdapPass8 -b dc=example", ["LdapPass8"]],
+      ["sshpass -p SshPass13 ssh deploy@host", ["SshPass13"]],
+      ["ssh-keygen -t ed25519 -N KeygenPass14 -f deploy_key", ["KeygenPass14"]],
+      ["keytool -genkeypair -keystore k.jks -storepass StorePass15 -keypass KeyPass16", ["StorePass15", "KeyPass16"]],
+      ["htpasswd -b .htpasswd alice HtPass17", ["HtPass17"]],
+      ["htpasswd -nbB alice HtPass18", ["HtPass18"]],
+      ["zip -P ZipPass19 out.zip report.txt", ["ZipPass19"]],
+      ["openssl pkcs12 -export -in c.pem -passout pass:OsslPass20 -out c.p12", ["OsslPass20"]],
+      ["docker exec -it db mysql -uroot -pRootPass21 app", ["RootPass21"]],
+      ["7z a -p7zPass22 backup.7z secrets/", ["7zPass22"]],
+      ["smbclient //srv/share -U 'CORP\\bob%SmbPass23'", ["SmbPass23"]],
+      ["sqlplus scott/OraPass24@orcl @report.sql", ["OraPass24"]],
+      ["nmcli dev wifi connect Home password WifiPass26", ["WifiPass26"]],
+      ["xfreerdp /u:bob /p:RdpPass27 /v:host", ["RdpPass27"]],
+      ["apksigner sign --ks k.jks --ks-pass pass:ApkPass28 app.apk", ["ApkPass28"]],
+    ],
+  ],
+  [
+    "a credential file's line",
+    [
+      ["printf 'machine github.com login bob password NetrcPass9 account NetrcAcct9\\n' >> ~/.netrc", ["NetrcPass9", "NetrcAcct9"]],
+      ["echo 'db.example.com:5432:app:alice:PgPassLine10' >> ~/.pgpass", ["PgPassLine10"]],
+      ["echo '*:*:*:postgres:PgPassStar11' > ~/.pgpass", ["PgPassStar11"]],
+      ["grep client-key-data ~/.kube/config # client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t", ["LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t"]],
+      ["redis-cli CONFIG SET requirepass RedisConf29", ["RedisConf29"]],
+      ["echo 'bindpw LdapBind30' >> /etc/ldap.conf", ["LdapBind30"]],
+    ],
+  ],
+  [
+    "a key that names a secret",
+    [
+      ["SSHPASS=SshPassEnv12 sshpass -e ssh deploy@host", ["SshPassEnv12"]],
+      ["REDISCLI_AUTH=RedisEnv31 redis-cli ping", ["RedisEnv31"]],
+      ["GH_PAT=PatValue32abc gh api user", ["PatValue32abc"]],
+    ],
+  ],
+  [
+    "webhook and bot tokens",
+    [
+      ["curl -X POST -d '{}' https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", ["AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"]],
+      ["curl https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawX/getMe", ["AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawX"]],
+    ],
+  ],
+];
+
+describe("issue 25's forms are gone from every stored byte and from the recap", () => {
+  test.each(FAMILIES)("%s", (_family, forms) => {
+    const project = tempProject();
+    const session = "sec-2";
+    for (const [text] of forms) {
+      emitEvent(project, {
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: text },
+        tool_response: { stdout: `ran ${text}`, stderr: "", exit_code: 0 },
+        session_id: session,
+      });
+    }
+    emitEvent(project, { hook_event_name: "Stop", last_assistant_message: `Done: ${forms.map(([text]) => text).join("; ")}`, session_id: session });
+    const secrets = forms.flatMap(([, held]) => held);
+    expectAbsentFromRuntime(project, secrets);
+    const checkpoint = recapText(project, session);
+    expect(checkpoint).toContain("[REDACTED]");
+    expect(secrets.filter((secret) => checkpoint.includes(secret))).toEqual([]);
+  });
+});
+
 describe("ordinary text is not redacted", () => {
   const ORDINARY = [
     "git log -p --author=alice",
@@ -65,6 +155,16 @@ describe("ordinary text is not redacted", () => {
     "http://localhost:3000/api?mail=a@b.com",
     "aws configure set region us-east-1",
     "llm --max-tokens 200",
+    "docker run -p 8080:80 nginx",
+    "mkdir -p build && zip -r out.zip build",
+    "ssh-keygen -t ed25519 -N '' -f deploy_key",
+    "mysql -u root -p app",
+    "7z a -p backup.7z secrets/",
+    "curl -b cookies.txt https://example.com",
+    "psql -h db -p 5432 -U app",
+    "the machine learning model passed review",
+    "Read the password reset docs",
+    "MY_PATH=/usr/local/bin make",
   ];
   test.each(ORDINARY)("%s", (text) => {
     const project = tempProject();

@@ -1,9 +1,11 @@
 /**
  * The redaction gate (src/text/redact.ts) tests each rule's keywords with `includes` on the lower-cased text, so a
- * keyword must be lower-case ASCII: an upper-case one would never match and its rule would never run.
+ * keyword must be lower-case ASCII: an upper-case one would never match and its rule would never run. The gate
+ * before the rules and the program table's keywords are literal lists (collecting them costs every hook), which must
+ * stay the rules' and the rows' keywords.
  */
 import { describe, expect, test } from "bun:test";
-import { REDACTED, redactSecrets, SECRET_RULES } from "../../src/text/redact.ts";
+import { KEYWORDS, namesSecret, PROGRAM_KEYWORDS, programOptions, REDACTED, redactSecrets, SECRET_RULES } from "../../src/text/redact.ts";
 
 describe("redaction keywords", () => {
   test("every rule has keywords, each lower-case ASCII", () => {
@@ -22,5 +24,31 @@ describe("redaction keywords", () => {
   test("text without a keyword comes back as it is", () => {
     const text = "src/components/CartSummary.tsx";
     expect(redactSecrets(text)).toBe(text);
+  });
+
+  test("the gate before the rules lets every rule's keywords through, and nothing else", () => {
+    const ruleKeywords = SECRET_RULES.flatMap((rule) => rule.keywords);
+    expect(ruleKeywords.filter((keyword) => !KEYWORDS.some((gate) => keyword.includes(gate)))).toEqual([]);
+    expect(KEYWORDS.filter((gate) => !ruleKeywords.includes(gate))).toEqual([]);
+    expect(new Set(KEYWORDS).size).toBe(KEYWORDS.length);
+  });
+
+  test("every program row is reached: its keywords are in each command word or in the word its options come after, and the rule's gate holds them all", () => {
+    const uncovered: string[] = [];
+    const keywords = new Set<string>();
+    for (const row of programOptions()) {
+      for (const keyword of row.keywords) keywords.add(keyword);
+      const afters = row.specs.flatMap((spec) => ("after" in spec && spec.after !== undefined ? [spec.after] : []));
+      for (const program of row.programs) {
+        if (![program, ...afters].some((word) => row.keywords.some((keyword) => word.includes(keyword)))) uncovered.push(program);
+      }
+    }
+    expect(uncovered).toEqual([]);
+    expect([...PROGRAM_KEYWORDS].sort()).toEqual([...keywords].sort());
+  });
+
+  test("a key names a secret by the key/value family's words", () => {
+    expect(["db_password", "apiToken", "client_secret", "Authorization", "client-key-data", "psk"].filter((key) => !namesSecret(key))).toEqual([]);
+    expect(["tool", "file", "keys", "command", "summary", "written_by", "harness_session_id"].filter(namesSecret)).toEqual([]);
   });
 });
