@@ -1,14 +1,28 @@
 /**
- * Letters of other scripts that imitate a Latin letter ("Ign<Cyrillic о>re all previous instructions"), for the
- * instruction-likeness test only: the text a model sees keeps its own letters.
+ * Letters of other scripts that imitate a Latin letter ("Ign<Cyrillic о>re all previous instructions"), and the
+ * marks that imitate the punctuation of a tag (`‹/ѕystem-reminder>`), for the sanitiser's decisions only (is it an
+ * instruction, is it a tag): the text a model sees keeps its own letters.
  *
  * Source: Unicode's confusables.txt (UTS #39 "Recommended confusable mapping", v13.0.0), the single code points whose
  * prototype is one ASCII letter and that NFKD does not already fold (fullwidth forms, mathematical alphanumerics,
  * circled and other compatibility letters fold there). Unicode maps every vertical stroke to `l`; a stroke that is
  * its script's capital I (Greek Ι, Cyrillic І, Coptic Ⲓ, Lisu ꓲ, runic ᛁ, Old Italic 𐌉) is listed under `i` here,
  * because the instruction words are matched case-insensitively and spell both letters.
+ *
+ * The punctuation a tag is spelled with (`<`, `>`, `/`, `!`, `?`) comes from the same file (‹ ❮ ˂ ᐸ ᚲ 𝈶 for `<`, and
+ * so on), plus the angle brackets that draw like one although Unicode does not list them (〈 〈 ⟨ ❬ ❰ ⧼ and their
+ * closing pairs) and the fullwidth and small forms that NFKD already folds (＜ ﹤), so a bracket class can be built
+ * from these lists alone.
  */
+export const LESS_THAN_LOOK_ALIKES = "‹ ❮ ˂ ᐸ ᚲ 𝈶 〈 〈 ⟨ ❬ ❰ ⧼ ＜ ﹤";
+export const GREATER_THAN_LOOK_ALIKES = "› ❯ ˃ ᐳ 𖼿 𝈷 〉 〉 ⟩ ❭ ❱ ⧽ ＞ ﹥";
+
 const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  "<": LESS_THAN_LOOK_ALIKES,
+  ">": GREATER_THAN_LOOK_ALIKES,
+  "/": "᜵ ⁁ ⁄ ∕ ╱ ⟋ ⧸ 𝈺 ㇓ 〳 Ⳇ ⼃",
+  "!": "ǃ ⵑ",
+  "?": "ɂ ʔ ॽ Ꭾ ꛫ",
   a: "Α А Ꭺ ᗅ ꓮ 𖽀 𐊠 ⍺ ɑ α а",
   b: "Ꞵ Β В Ᏼ ᗷ ꓐ 𐊂 𐊡 𐌁 Ƅ Ь Ꮟ ᑲ ᖯ",
   c: "🝌 𑣲 𑣩 Ϲ Ⲥ С Ꮯ ꓚ 𐊢 𐌂 𐐕 𐔜 ᴄ ϲ ⲥ с ꮯ 𐐽",
@@ -66,9 +80,9 @@ function foldCharacter(char: string, map: ReadonlyMap<string, string>): string {
 }
 
 /**
- * The text as the Latin letters it shows: look-alike letters of other scripts replaced, compatibility forms folded
- * (NFKD: fullwidth `Ｉｇｎｏｒｅ`, `𝐈𝐠𝐧𝐨𝐫𝐞`, ligatures) and combining marks dropped (`ïgnóre`). ASCII text is
- * returned as is.
+ * The text as the Latin letters and tag punctuation it shows: look-alike letters of other scripts and look-alike
+ * brackets and slashes replaced, compatibility forms folded (NFKD: fullwidth `Ｉｇｎｏｒｅ`, `𝐈𝐠𝐧𝐨𝐫𝐞`, ligatures, the
+ * Kelvin sign) and combining marks dropped (`ïgnóre`). ASCII text is returned as is.
  */
 export function foldConfusables(text: string): string {
   if (!NON_ASCII.test(text)) return text;

@@ -5,7 +5,7 @@
  * recap, context:guard's constraints and findings, the lesson, session-context and context-save texts, the guards'
  * reasons that quote recorded or project text — goes through the six steps below, in this order.
  */
-import { foldConfusables } from "./confusables.ts";
+import { foldConfusables, GREATER_THAN_LOOK_ALIKES, LESS_THAN_LOOK_ALIKES } from "./confusables.ts";
 import { redactSecrets } from "./redact.ts";
 
 export type Sanitized = { kind: "kept"; text: string } | { kind: "withheld" } | { kind: "empty" };
@@ -37,16 +37,6 @@ let hiddenPattern: RegExp | null = null;
 
 export function removeHiddenCharacters(text: string): string {
   return text.replace(ASCII_ONLY.test(text) ? ASCII_HIDDEN : (hiddenPattern ??= hidden()), "");
-}
-
-/**
- * Fullwidth and small-form angle brackets (`＜/system-reminder＞`) become `<` and `>`, so step 6 neutralises the tag
- * they would otherwise spell past it.
- */
-const BRACKET_LOOK_ALIKES = /[\uFF1C\uFE64\uFF1E\uFE65]/g;
-
-export function unifyAngleBrackets(text: string): string {
-  return text.replace(BRACKET_LOOK_ALIKES, (char) => (char === "\uFF1C" || char === "\uFE64" ? "<" : ">"));
 }
 
 /** Step 3: one line, single spaces. Every Unicode space counts (U+2028 would otherwise start a line). */
@@ -94,11 +84,35 @@ export function readsAsInstruction(collapsed: string): boolean {
 /**
  * Step 6: a `<` that opens a tag-like token (`<x`, `</x`, `<!x`, `<?x`) becomes `‹` and the `>` that
  * closes it `›`, so `</system-reminder>` can no longer close or open a harness block. `a > b` stays.
+ *
+ * The decision is made on the text as it shows (confusables.ts): a bracket that looks like `<` or `>` (`‹`, `＜`,
+ * `〈`, `⟨`, `˂`…) counts as one, and so do look-alike letters and slashes after it, so `‹/ѕystem-reminder>` (Cyrillic
+ * ѕ), `<\u212Aey>` (Kelvin sign) and `〈/system-reminder〉` all come out as `‹…›`. The letters are kept as written.
  */
 export function neutralizeTags(text: string): string {
-  if (!text.includes("<")) return text;
-  return text.replace(/<([/!?]?[A-Za-z][^<>]*)(>?)/g, (_match, body: string, close: string) => `‹${body}${close ? "›" : ""}`);
+  if (ASCII_ONLY.test(text)) return text.includes("<") ? text.replace(/<([/!?]?[A-Za-z][^<>]*)(>?)/g, neutral) : text;
+  return text.replace((lookAlikeTag ??= lookAlikeTagPattern()), (match, body: string, close: string) => (opensTag(body) ? neutral(match, body, close) : match));
 }
+
+function neutral(_match: string, body: string, close: string): string {
+  return `‹${body}${close ? "›" : ""}`;
+}
+
+const TAG_START = /^[/!?]?[A-Za-z]/;
+
+/** What follows a bracket starts a tag (`/`, `!` or `?` at most, then a letter) as the text shows. */
+function opensTag(body: string): boolean {
+  return TAG_START.test(body) || TAG_START.test(foldConfusables(body));
+}
+
+/** Any opening bracket, what follows it up to the next bracket of either kind, and the closing one if it is next. */
+function lookAlikeTagPattern(): RegExp {
+  const open = `<${LESS_THAN_LOOK_ALIKES.replaceAll(" ", "")}`;
+  const close = `>${GREATER_THAN_LOOK_ALIKES.replaceAll(" ", "")}`;
+  return new RegExp(`[${open}]([^${open}${close}]*)([${close}]?)`, "gu");
+}
+/** Created on first use: most texts are ASCII. */
+let lookAlikeTag: RegExp | null = null;
 
 /**
  * Printable ASCII words without `<`, single spaces between them and none at either end: steps 1–3 and 6 cannot
@@ -114,7 +128,7 @@ export function sanitizeItem(raw: string): Sanitized {
     const redacted = redactSecrets(raw);
     return readsAsInstruction(redacted) ? { kind: "withheld" } : { kind: "kept", text: redacted };
   }
-  const collapsed = collapseWhitespace(unifyAngleBrackets(removeHiddenCharacters(removeHtmlComments(raw))));
+  const collapsed = collapseWhitespace(removeHiddenCharacters(removeHtmlComments(raw)));
   const redacted = redactSecrets(collapsed);
   if (readsAsInstruction(redacted)) return { kind: "withheld" };
   const text = neutralizeTags(redacted);
