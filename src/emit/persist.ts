@@ -91,6 +91,8 @@ function write(db: Database, input: PersistInput, at: string): Committed | null 
       harnessSessionId: input.harnessSessionId,
       harness: input.source,
       durationMs: input.durationMs,
+      // classify redacted the records' texts before capping them; the store does not scan them again.
+      redacted: true,
       at,
     });
     stored.push({ record, event });

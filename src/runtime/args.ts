@@ -4,6 +4,7 @@ import { AGENT_ID_MAX, canonicalAgent, isAgentId, stripQuotes } from "../core/ag
 import { keyProblem } from "../core/labels.ts";
 import { CommandError } from "../core/output.ts";
 import { resolveUserRoot } from "../core/project-root.ts";
+import { redactSecrets } from "../text/redact.ts";
 
 /** The positional `dir` (spec 0.1), default the process cwd. */
 export function startDir(dir: unknown): string {
@@ -69,9 +70,12 @@ export function positiveInt(value: unknown, fallback: number): number {
   return parsed !== null && parsed > 0 ? Math.floor(parsed) : fallback;
 }
 
-/** Spec 13 summaries (and similar): trimmed, longer than 500 characters ⇒ first 497 + `...`. */
+/**
+ * Spec 13 summaries (and similar): redacted, then trimmed, longer than 500 characters ⇒ first 497 + `...`. Redacted
+ * before the cut, so a cut never leaves half a secret behind (the store redacts what it is given again).
+ */
 export function capSummary(text: string): string {
-  const trimmed = text.trim();
+  const trimmed = redactSecrets(text).trim();
   return trimmed.length > 500 ? `${trimmed.slice(0, 497)}...` : trimmed;
 }
 

@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import { agentHandle } from "../core/agent.ts";
 import { isoNow } from "../core/time.ts";
 import { clearPointer, readPointer } from "../live/pointer.ts";
+import { redactSecrets } from "../text/redact.ts";
 import {
   appendRunEvent,
   getRun,
@@ -39,13 +40,13 @@ export function parseArtifactList(value: unknown): string[] {
   return [...new Set(value.split(",").map((item) => item.trim()).filter(Boolean))];
 }
 
-/** Inserts one `artifacts` row per path (kind `output`), owned by the run. */
+/** Inserts one `artifacts` row per path (kind `output`), owned by the run; a path is free text too, so it is redacted. */
 export function insertArtifacts(db: Database, run: RunRow, paths: readonly string[], at: string): void {
   const insert = db.query(
     `INSERT INTO artifacts (task_key, run_key, squad_slug, agent_name, kind, title, file_path, created_at)
      VALUES (?, ?, ?, ?, 'output', ?, ?, ?)`,
   );
-  for (const path of paths) insert.run(run.task_key, run.run_key, run.squad_slug, run.agent_name, basename(path), path, at);
+  for (const path of paths.map(redactSecrets)) insert.run(run.task_key, run.run_key, run.squad_slug, run.agent_name, basename(path), path, at);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { agentHandle, canonicalAgent } from "../core/agent.ts";
 import { logHookProblem } from "../core/hook-log.ts";
 import { isoNow } from "../core/time.ts";
-import { appendNdjson, capLineText } from "../live/ndjson.ts";
+import { appendNdjson } from "../live/ndjson.ts";
 import { clearPointer, readPointer, writePointer, type SessionPointer } from "../live/pointer.ts";
 import { closeState, readState, writeState, type LiveState } from "../live/state.ts";
 import {
@@ -25,6 +25,7 @@ import {
   type RunRow,
   type TaskRow,
 } from "../store/records.ts";
+import { redactSecrets } from "../text/redact.ts";
 
 export type SessionOwner = "live" | "hooks" | "guard";
 
@@ -118,7 +119,7 @@ export function createSessionRows(db: Database, input: NewSessionInput): NewSess
   return { taskKey, runKey, sessionKey: input.sessionKey, startedAt: at, firstEvent, input };
 }
 
-/** The state.json of a freshly started session (spec 2.7 shape). */
+/** The state.json of a freshly started session (spec 2.7 shape); its title and summary redacted like every live text. */
 export function initialState(session: NewSession, summary: string, extra: Partial<LiveState> = {}): LiveState {
   const { input } = session;
   return {
@@ -128,7 +129,7 @@ export function initialState(session: NewSession, summary: string, extra: Partia
     active_agent: agentHandle(input.agent),
     plan_ref: null,
     phase: "active",
-    title: input.title,
+    title: redactSecrets(input.title),
     path: input.root,
     child_pid: null,
     started_at: session.startedAt,
@@ -137,7 +138,7 @@ export function initialState(session: NewSession, summary: string, extra: Partia
     current_task: null,
     current_run_key: session.runKey,
     stats: { tasks_completed: 0, events_total: 1, plan_steps_done: 0, plan_steps_total: 0, events_by_type: { session_started: 1 } },
-    last_events: [{ ts: session.startedAt, type: "session_started", summary }],
+    last_events: [{ ts: session.startedAt, type: "session_started", summary: redactSecrets(summary) }],
     owner: input.owner,
     ...(input.owner === "hooks" ? { auto_started: true } : {}),
     ...extra,
@@ -200,9 +201,4 @@ export function publishClosedSession(root: string, run: RunRow, at: string): voi
   if (!run.session_key) return;
   const state = readState(root, run.session_key);
   if (state) writeState(root, closeState(state, at));
-}
-
-/** An ndjson line's text fields, capped (spec 2.7). */
-export function lineText(text: string): string {
-  return capLineText(text);
 }

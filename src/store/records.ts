@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { capLabel, HARNESS_SESSION_ID_MAX, SOURCE_MAX } from "../core/labels.ts";
 import { isoNow, slugify } from "../core/time.ts";
+import { redactDeep, redactSecrets } from "../text/redact.ts";
 
 export type RunStatus = "queued" | "running" | "completed" | "failed";
 export type JsonObject = Record<string, unknown>;
@@ -58,6 +59,11 @@ export type EventInput = {
   verdict?: string | null;
   tokenCount?: number | null;
   progressPct?: number | null;
+  /**
+   * `message` and `payload` already went through redactSecrets/redactDeep (hooks:emit's records, redacted by
+   * classify before they were capped): stored as they are, so the hook path does not scan them twice.
+   */
+  redacted?: true;
   at?: string;
 };
 
@@ -78,6 +84,19 @@ const TITLE_MAX = 500;
  */
 function label(value: string | null | undefined, max?: number): string | null {
   return typeof value === "string" ? capLabel(value, max) : null;
+}
+
+/**
+ * Free text (titles, goals, summaries, messages) is redacted here, at the same door, whichever command wrote it
+ * (docs/security.md "Secrets"); a title is redacted before it is capped, so a cut never leaves half a secret.
+ */
+function text(value: string | null | undefined): string | null {
+  return typeof value === "string" ? redactSecrets(value) : null;
+}
+
+/** A payload or meta object as stored: every string redacted, and every value whose key names a secret. */
+function json(value: JsonObject | null | undefined): string | null {
+  return value ? JSON.stringify(redactDeep(value)) : null;
 }
 
 /** Spec 2.4: a millisecond key that already exists gets `-2`, `-3`, ... (same transaction). */
@@ -126,7 +145,9 @@ export type TaskInput = {
 export function startTask(db: Database, input: TaskInput): string {
   const at = input.at ?? isoNow();
   const status = input.status ?? "running";
-  const taskKey = uniqueKey(db, "tasks", `task-${slugify(input.title)}-${Date.parse(at)}`);
+  // The key is made from the title, so from the redacted one.
+  const title = redactSecrets(input.title);
+  const taskKey = uniqueKey(db, "tasks", `task-${slugify(title)}-${Date.parse(at)}`);
   db.query(
     `INSERT INTO tasks (task_key, squad_slug, session_key, task_kind, parent_task_key, title, goal, meta_json,
        status, created_by, created_at, updated_at, finished_at)
@@ -137,9 +158,9 @@ export function startTask(db: Database, input: TaskInput): string {
     input.sessionKey ?? null,
     label(input.taskKind),
     input.parentTaskKey ?? null,
-    capLabel(input.title, TITLE_MAX),
-    input.goal ?? null,
-    input.meta ? JSON.stringify(input.meta) : null,
+    capLabel(title, TITLE_MAX),
+    text(input.goal),
+    json(input.meta),
     status,
     label(input.createdBy),
     at,
@@ -182,9 +203,9 @@ export function startRun(db: Database, input: RunInput): { runKey: string; first
     label(input.squadSlug),
     input.sessionKey ?? null,
     capLabel(input.source ?? "direct", SOURCE_MAX),
-    label(input.title, TITLE_MAX),
+    label(text(input.title), TITLE_MAX),
     status,
-    input.summary ?? null,
+    text(input.summary),
     input.usedSkills ? JSON.stringify(input.usedSkills) : null,
     at,
     at,
@@ -211,8 +232,8 @@ export function appendRunEvent(db: Database, runKey: string, event: EventInput):
 export function appendEventToRun(db: Database, run: RunRow, event: EventInput): AppendedEvent {
   const runKey = run.run_key;
   const at = event.at ?? isoNow();
-  const message = event.message ?? "";
-  const payloadJson = event.payload ? JSON.stringify(event.payload) : null;
+  const message = event.redacted ? (event.message ?? "") : redactSecrets(event.message ?? "");
+  const payloadJson = event.redacted ? (event.payload ? JSON.stringify(event.payload) : null) : json(event.payload);
   const eventType = capLabel(event.eventType);
   db.query("INSERT INTO agent_events (run_key, event_type, message, payload_json, created_at) VALUES (?, ?, ?, ?, ?)").run(
     runKey,
@@ -282,7 +303,7 @@ export function updateRunRow(db: Database, runKey: string, update: RunUpdate): R
     `UPDATE agent_runs SET status = ?, summary = COALESCE(?, summary), used_skills_json = ?, updated_at = ?,
        finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) ELSE finished_at END
      WHERE run_key = ?`,
-  ).run(status, update.summary ?? null, skills, at, isTerminal(status) ? 1 : 0, at, runKey);
+  ).run(status, text(update.summary), skills, at, isTerminal(status) ? 1 : 0, at, runKey);
   return getRun(db, runKey) as RunRow;
 }
 
@@ -302,7 +323,7 @@ export function updateTask(db: Database, taskKey: string, update: TaskUpdate): v
     `UPDATE tasks SET status = COALESCE(?, status), goal = COALESCE(?, goal), meta_json = COALESCE(?, meta_json),
        updated_at = ?, finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) ELSE finished_at END
      WHERE task_key = ?`,
-  ).run(update.status ?? null, update.goal ?? null, update.meta ? JSON.stringify(update.meta) : null, at, terminal ? 1 : 0, at, taskKey);
+  ).run(update.status ?? null, text(update.goal), json(update.meta), at, terminal ? 1 : 0, at, taskKey);
 }
 
 export type StandaloneEvent = {
@@ -329,8 +350,8 @@ export function insertStandaloneEvent(db: Database, event: StandaloneEvent): num
       capLabel(event.source, SOURCE_MAX),
       capLabel(event.eventType),
       capLabel(event.phase ?? event.source),
-      event.message ?? "",
-      event.payload ? JSON.stringify(event.payload) : null,
+      redactSecrets(event.message ?? ""),
+      json(event.payload),
       event.at ?? isoNow(),
       label(event.harnessSessionId, HARNESS_SESSION_ID_MAX),
     ) as { id: number };

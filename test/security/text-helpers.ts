@@ -1,12 +1,12 @@
 /**
  * Helpers of the security suites about text: hostile strings (hidden characters, markup that would close or open a
- * harness block, look-alike letters), the assertion that an injected text holds none of them, hooks:emit and
- * hooks:recap runs, and the raw bytes of every file a project's runtime folder holds.
+ * harness block, look-alike letters), the assertion that an injected text holds none of them, hooks:emit,
+ * hooks:recap, runtime command and export runs, and the raw bytes of every file a project's runtime folder holds.
  */
 import { expect } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runAioson, type RunResult } from "../helpers.ts";
+import { runAioson, tempDir, type RunResult } from "../helpers.ts";
 
 /** One of every invisible or format character family the sanitiser removes (spec 5.8 step 2 and issue 11). */
 export const HIDDEN_CHARACTERS: readonly string[] = [
@@ -73,15 +73,42 @@ export function runtimeFiles(project: string): Map<string, Buffer> {
   return files;
 }
 
-/** None of `secrets` appears in any runtime file's raw bytes (UTF-8, as SQLite and the live files store text). */
-export function expectAbsentFromRuntime(project: string, secrets: readonly string[]): void {
+/**
+ * None of `secrets` appears in any runtime file's raw bytes (UTF-8, as SQLite and the live files store text). The
+ * store and its WAL must be there, and with `live` (the default) a session's `events.ndjson` and `state.json` too,
+ * so the check cannot pass on files that were never written.
+ */
+export function expectAbsentFromRuntime(project: string, secrets: readonly string[], { live = true }: { live?: boolean } = {}): void {
   const files = runtimeFiles(project);
   for (const name of ["aios.sqlite", "aios.sqlite-wal"]) expect([...files.keys()]).toContain(name);
-  expect([...files.keys()].some((name) => name.endsWith("events.ndjson"))).toBe(true);
-  expect([...files.keys()].some((name) => name.endsWith("state.json"))).toBe(true);
-  for (const [name, bytes] of files) {
-    for (const secret of secrets) {
-      if (bytes.includes(Buffer.from(secret, "utf8"))) throw new Error(`${secret} found in ${name}`);
-    }
+  if (live) {
+    expect([...files.keys()].some((name) => name.endsWith("events.ndjson"))).toBe(true);
+    expect([...files.keys()].some((name) => name.endsWith("state.json"))).toBe(true);
   }
+  const found: string[] = [];
+  for (const [name, bytes] of files) {
+    for (const secret of secrets) if (bytes.includes(Buffer.from(secret, "utf8"))) found.push(`${secret} in ${name}`);
+  }
+  expect(found).toEqual([]);
+}
+
+/** One runtime:emit or agent:done call, as a person or an agent's script makes it. */
+export function runCommand(args: readonly string[], home?: string): Emitted {
+  const run = runAioson(args, { home });
+  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: run.stderr });
+  return run;
+}
+
+/**
+ * What `otel:export` would send with every text let through (`content: "full"`, OTLP/JSON): the `--dry-run --json`
+ * report, which holds the requests. The endpoint is never contacted.
+ */
+export function exportPreview(project: string): string {
+  const home = tempDir("aioson-home-");
+  mkdirSync(join(home, ".config", "aioson"), { recursive: true });
+  writeFileSync(join(home, ".config", "aioson", "config.json"), JSON.stringify({ otel: { endpoint: "http://127.0.0.1:9", content: "full", protocol: "http/json" } }));
+  const run = runAioson(["otel:export", project, "--dry-run", "--json"], { home, env: { XDG_CONFIG_HOME: join(home, ".config") } });
+  expect(run.code).toBe(0);
+  expect((run.json as { dryRun?: boolean }).dryRun).toBe(true);
+  return run.stdout;
 }
