@@ -1,14 +1,13 @@
 /**
- * Read-only connections to project stores. A project is untrusted (docs/security.md), so a store is opened only
- * when its path has no symlink below the project root and it is a regular file (a FIFO there would block the open),
- * the connection can never write (read-only open, `query_only`), the schema cannot run functions
- * (`trusted_schema=OFF`) and the tables read are tables (a view named `execution_events` could make every read
- * arbitrarily expensive). Nothing here ever writes or checkpoints a store.
+ * Read-only connections to project stores. A project is untrusted (docs/security.md), so a store is opened the way
+ * every command opens one (store/db.ts openStore): only when its path has no symlink below the project root and its
+ * files are regular files (a FIFO there would block the open), and once its schema is one aioson's statements may run
+ * on (store/verify.ts: no view, trigger, generated column or expression index of its own on aioson's tables). The
+ * connection can never write (read-only open, `query_only`), and the tables read are there. Nothing here ever writes
+ * or checkpoints a store.
  */
-import { Database } from "bun:sqlite";
-import { lstatSync } from "node:fs";
-import { assertProjectPath } from "../core/project-fs.ts";
-import { dbPath } from "../store/paths.ts";
+import type { Database } from "bun:sqlite";
+import { closeStore, openStore } from "../store/db.ts";
 
 /** A reader never waits long for a writer: the page asks again on the next change. */
 const BUSY_MS = 1_000;
@@ -23,36 +22,31 @@ export class StoreProblem extends Error {
   }
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Opens `<root>/.aioson/runtime/aios.sqlite` read-only; null when there is no store; StoreProblem when unsafe. */
 export function openReadOnly(root: string): Database | null {
-  const path = dbPath(root);
+  let store: ReturnType<typeof openStore>;
   try {
-    assertProjectPath(root, path);
+    store = openStore(root, { mustExist: true, readonly: true, maxWaitMs: BUSY_MS });
   } catch (error) {
-    throw new StoreProblem(error instanceof Error ? error.message : String(error));
+    throw new StoreProblem(messageOf(error));
   }
-  let isFile: boolean;
+  if (!store) return null;
+  const { db } = store;
   try {
-    isFile = lstatSync(path).isFile();
-  } catch {
-    return null;
-  }
-  if (!isFile) throw new StoreProblem(`${path} is not a regular file`);
-  const db = new Database(path, { readonly: true });
-  try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
     db.exec("PRAGMA query_only = ON");
-    db.exec("PRAGMA trusted_schema = OFF");
     db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
     const kinds = db.query(`SELECT name, type FROM sqlite_master WHERE name IN (${TABLES.map(() => "?").join(", ")})`).all(...TABLES) as Array<{ name: string; type: string }>;
     for (const table of TABLES) {
-      const kind = kinds.find((row) => row.name === table)?.type;
-      if (kind !== "table") throw new StoreProblem(`the store has no ${table} table`);
+      if (kinds.find((row) => row.name === table)?.type !== "table") throw new StoreProblem(`the store has no ${table} table`);
     }
     return db;
   } catch (error) {
-    db.close();
-    throw error instanceof StoreProblem ? error : new StoreProblem(error instanceof Error ? error.message : String(error));
+    closeStore(store);
+    throw error instanceof StoreProblem ? error : new StoreProblem(messageOf(error));
   }
 }
 

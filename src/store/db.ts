@@ -1,9 +1,11 @@
 import { Database, constants } from "bun:sqlite";
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { assertProjectFile, entryExists } from "../core/project-fs.ts";
-import { ADDED_COLUMNS, LATE_INDEXES, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
+import { LATE_INDEXES, LATE_INDEXES_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath } from "./paths.ts";
 import { ensureRuntimeDir } from "./runtime-dir.ts";
+import { createTables } from "./shape.ts";
+import { verifyStoreSchema } from "./verify.ts";
 
 export type Store = {
   db: Database;
@@ -66,11 +68,7 @@ function migrateTables(db: Database): { version: number; created: boolean } {
     // A newer aioson only ever adds to this schema.
     if (current >= SCHEMA_VERSION) return { version: current, created: false };
     const fresh = isEmpty(db);
-    db.exec(SCHEMA_SQL);
-    for (const { table, column, type } of ADDED_COLUMNS) {
-      const columns = db.query(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-      if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
-    }
+    createTables(db);
     if (!fresh) return { version: current, created: false };
     db.exec(LATE_INDEXES_SQL);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
@@ -187,7 +185,8 @@ function openDatabase(root: string, readonly: boolean): { db: Database; file: st
 /**
  * Spec 2.2: opens `<root>/.aioson/runtime/aios.sqlite`. With `mustExist`, a missing store answers
  * null and nothing is created. busy_timeout is set before WAL so that the switch itself waits.
- * Throws UnsafeProjectPathError when the store's path or files are not aioson's own (see assertStoreFiles).
+ * Throws UnsafeProjectPathError when the store's path or files are not aioson's own (see assertStoreFiles), and
+ * UnsafeStoreError when its schema is not one aioson's statements may run on (verify.ts).
  */
 export function openStore(root: string, options: OpenOptions = {}): Store | null {
   const path = dbPath(root);
@@ -201,6 +200,10 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
   const deadline = Date.now() + maxWaitMs;
   try {
     db.exec(`PRAGMA busy_timeout = ${maxWaitMs}`);
+    // The store is project content (verify.ts): no function its schema names may be one with side effects, and no
+    // statement runs on it before its shape is checked.
+    db.exec("PRAGMA trusted_schema = OFF");
+    const current = withBusyRetry(() => verifyStoreSchema(db, path), deadline);
     if (!readonly) {
       // Only a new file can take it, and only before WAL; on an existing store the statement would write the header
       // (a commit per open). An older store keeps its mode (runtime:prune says how to switch it).
@@ -208,7 +211,8 @@ export function openStore(root: string, options: OpenOptions = {}): Store | null
       withBusyRetry(() => db.exec("PRAGMA journal_mode = WAL"), deadline);
       tuneForShortLivedWriters(db);
       db.exec("PRAGMA foreign_keys = ON");
-      migrate(db, root, deadline, maxWaitMs);
+      // A store with exactly this build's schema has nothing to migrate, whatever its user_version says.
+      if (!current) migrate(db, root, deadline, maxWaitMs);
     }
   } catch (error) {
     db.close();
