@@ -2,9 +2,11 @@
  * A recorded row as the timeline shows it: its kind (file change, command with its verdict, plan, compaction, prompt
  * activation, agent message, guard decision...) and one line of detail. Rows are untrusted: every payload field is
  * read with its type checked, texts are cut in SQL before they reach JavaScript, and a payload larger than
- * PAYLOAD_MAX is not parsed at all (the row still shows, with its message).
+ * PAYLOAD_MAX is not read at all (the row still shows, with its message); nor is any text past its bound, whose size
+ * SQLite reads from the record alone (store/bounded.ts).
  */
 import { COMPACTION_CONFIRMED } from "../recap/markers.ts";
+import { TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { parseJsonObject, type JsonObject } from "../store/records.ts";
 import type { EventKind, ViewEvent } from "./api.ts";
 
@@ -15,8 +17,9 @@ export const PAYLOAD_MAX = 64 * 1024;
 const DETAIL_MAX = 400;
 
 /** The columns every event read selects, in this order (see EventRow). */
-export const EVENT_COLUMNS = `e.id, e.created_at, e.event_type, substr(e.message, 1, ${TEXT_MAX}) AS message, e.run_key, e.harness_session_id,
-  e.agent_name, e.tool_name, CASE WHEN length(e.payload_json) <= ${PAYLOAD_MAX} THEN e.payload_json END AS payload_json`;
+export const EVENT_COLUMNS = `e.id, e.created_at, e.event_type, substr(${within("e.message", TEXT_READ_MAX)}, 1, ${TEXT_MAX}) AS message,
+  ${within("e.run_key", TEXT_READ_MAX)} AS run_key, ${within("e.harness_session_id", TEXT_READ_MAX)} AS harness_session_id,
+  ${within("e.agent_name", TEXT_READ_MAX)} AS agent_name, ${within("e.tool_name", TEXT_READ_MAX)} AS tool_name, ${within("e.payload_json", PAYLOAD_MAX)} AS payload_json`;
 
 export type EventRow = {
   id: number;

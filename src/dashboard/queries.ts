@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { canonicalAgent } from "../core/agent.ts";
+import { JSON_READ_MAX, SIZE_OF, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { parseJsonObject } from "../store/records.ts";
 import { IDLE_MINUTES, type HarnessSession, type HooksSession, type Owner, type ProjectSummary, type SessionFilters, type ViewEvent } from "./api.ts";
 import { EVENT_COLUMNS, PAYLOAD_MAX, viewEvent, type EventRow } from "./events.ts";
@@ -21,7 +22,7 @@ const LIVE_RUNS_MAX = 500;
 const HOUR_MS = 3_600_000;
 
 /** A payload of the window `w` that may be parsed in SQL (json_extract fails on malformed JSON). */
-const VALID_PAYLOAD = `length(w.payload_json) <= ${PAYLOAD_MAX} AND json_valid(w.payload_json)`;
+const VALID_PAYLOAD = `${SIZE_OF}(w.payload_json) <= ${PAYLOAD_MAX} AND json_valid(w.payload_json)`;
 
 export const SQL = {
   lastEvent: "SELECT id, created_at FROM execution_events WHERE id = (SELECT MAX(id) FROM execution_events)",
@@ -29,7 +30,8 @@ export const SQL = {
   hourly: `SELECT substr(created_at, 1, 13) AS hour, COUNT(*) AS n FROM
     (SELECT created_at FROM execution_events WHERE created_at >= ? ORDER BY created_at DESC LIMIT ${RECENT_WINDOW}) GROUP BY hour`,
   /** `agent_runs` and `tasks` hold one row per session or direct run: small tables next to the event log. */
-  liveRuns: `SELECT r.run_key, r.session_key, r.agent_name, r.title, r.status, r.started_at, r.finished_at, t.meta_json
+  liveRuns: `SELECT ${["r.run_key", "r.session_key", "r.agent_name", "r.title", "r.status", "r.started_at", "r.finished_at"].map((c) => `${within(c, TEXT_READ_MAX)} AS ${c.slice(2)}`).join(", ")},
+    ${within("t.meta_json", JSON_READ_MAX)} AS meta_json
     FROM agent_runs r LEFT JOIN tasks t ON t.task_key = r.task_key WHERE r.source = 'live' ORDER BY r.started_at DESC LIMIT ${LIVE_RUNS_MAX}`,
   runLast: "SELECT sequence_no, created_at FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC LIMIT 1",
   runFirst: "SELECT created_at FROM execution_events WHERE run_key = ? ORDER BY sequence_no LIMIT 1",

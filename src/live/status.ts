@@ -1,6 +1,7 @@
 /** `live:status` (spec 11): one snapshot of the agent's (or the latest) live session. */
 import type { Database } from "bun:sqlite";
 import { agentHandle, canonicalAgent } from "../core/agent.ts";
+import { boundedColumns, JSON_READ_MAX, SIZE_OF, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { guardEventLine, runGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { getTask, parseJsonObject, type RunRow, type TaskRow } from "../store/records.ts";
 import { readPointer, type SessionPointer } from "./pointer.ts";
@@ -59,7 +60,7 @@ export const DEAD_PROCESS_WARNING =
 const OPEN: ReadonlySet<string> = new Set(["running", "queued"]);
 
 function newestLiveRun(db: Database, where: string, ...params: string[]): RunRow | null {
-  const sql = `SELECT * FROM agent_runs WHERE source = 'live' ${where} ORDER BY started_at DESC, updated_at DESC LIMIT 1`;
+  const sql = `SELECT ${boundedColumns(db, "agent_runs")} FROM agent_runs WHERE source = 'live' ${where} ORDER BY agent_runs.started_at DESC, agent_runs.updated_at DESC LIMIT 1`;
   return (db.query(sql).get(...params) as RunRow | null) ?? null;
 }
 
@@ -97,10 +98,11 @@ export function recentEvent(row: EventRow): RecentEvent {
  * is read in SQL, for its rows only (json_valid first: json_extract fails the query on a payload that does not parse).
  */
 function dbEvents(db: Database, runKey: string, limit: number): RecentEvent[] {
-  const commandOnly = (path: string) => `CASE WHEN event_type = '${COMMAND_EVENT}' AND json_valid(payload_json) THEN json_extract(payload_json, '${path}') END`;
+  const commandOnly = (path: string) =>
+    `CASE WHEN event_type = '${COMMAND_EVENT}' AND ${SIZE_OF}(payload_json) <= ${JSON_READ_MAX} AND json_valid(payload_json) THEN json_extract(payload_json, '${path}') END`;
   const rows = db
     .query(
-      `SELECT created_at, event_type, message, ${commandOnly("$.outcome")} AS outcome, ${commandOnly("$.exit_code")} AS exit_code
+      `SELECT created_at, event_type, ${within("message", TEXT_READ_MAX)} AS message, ${commandOnly("$.outcome")} AS outcome, ${commandOnly("$.exit_code")} AS exit_code
        FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ?`,
     )
     .all(runKey, limit) as EventRow[];

@@ -1,6 +1,7 @@
 /** `runtime:status` (spec 12): the store's tasks, runs and newest events, decorated for people and `jq`. */
 import type { Database } from "bun:sqlite";
 import type { PlanStep } from "../live/plan.ts";
+import { boundedColumns, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { HANDOFF_TERM } from "../store/event-indexes.ts";
 import { guardEventLine, recentGuardEvents, type GuardEvent } from "../store/guard-events.ts";
 import { parseJsonObject, parseStringArray, type JsonObject } from "../store/records.ts";
@@ -40,10 +41,11 @@ export function planSteps(meta: JsonObject | null): PlanStep[] {
   return steps;
 }
 
-const TASK_COLUMNS = `t.*,
+/** A task's columns (each within its bound, store/bounded.ts) and the counts runtime:status adds. */
+const taskColumns = (db: Database): string => `${boundedColumns(db, "tasks", "t.")},
   (SELECT COUNT(*) FROM agent_runs r WHERE r.task_key = t.task_key) AS agent_count,
   (SELECT COUNT(*) FROM artifacts a WHERE a.task_key = t.task_key) AS artifact_count,
-  (SELECT r.agent_name FROM agent_runs r WHERE r.task_key = t.task_key
+  (SELECT ${within("r.agent_name", TEXT_READ_MAX)} FROM agent_runs r WHERE r.task_key = t.task_key
      ORDER BY CASE r.status WHEN 'running' THEN 0 ELSE 1 END, r.updated_at DESC LIMIT 1) AS latest_agent_name,
   (SELECT COUNT(*) FROM tasks c WHERE c.parent_task_key = t.task_key) AS child_task_count,
   (SELECT COUNT(*) FROM tasks c WHERE c.parent_task_key = t.task_key AND c.status = 'completed') AS completed_child_task_count,
@@ -63,7 +65,7 @@ function decorateTask(row: Row): Row {
 }
 
 function tasks(db: Database, where: string, limit: number): Row[] {
-  const sql = `SELECT ${TASK_COLUMNS} FROM tasks t ${where} ORDER BY t.updated_at DESC LIMIT ${limit}`;
+  const sql = `SELECT ${taskColumns(db)} FROM tasks t ${where} ORDER BY t.updated_at DESC LIMIT ${limit}`;
   return (db.query(sql).all() as Row[]).map(decorateTask);
 }
 
@@ -77,7 +79,7 @@ function decorateRun(row: Row): Row {
 }
 
 function runs(db: Database, where: string, limit: number): Row[] {
-  return (db.query(`SELECT * FROM agent_runs ${where} ORDER BY updated_at DESC LIMIT ${limit}`).all() as Row[]).map(decorateRun);
+  return (db.query(`SELECT ${boundedColumns(db, "agent_runs")} FROM agent_runs ${where} ORDER BY agent_runs.updated_at DESC LIMIT ${limit}`).all() as Row[]).map(decorateRun);
 }
 
 function stringField(object: JsonObject | null, ...keys: string[]): string | null {
@@ -105,7 +107,7 @@ export function decorateEvent(row: Row): Row {
 }
 
 function events(db: Database, where: string, limit: number): Row[] {
-  return (db.query(`SELECT * FROM execution_events ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit}`).all() as Row[]).map(
+  return (db.query(`SELECT ${boundedColumns(db, "execution_events")} FROM execution_events ${where} ORDER BY execution_events.created_at DESC, execution_events.id DESC LIMIT ${limit}`).all() as Row[]).map(
     decorateEvent,
   );
 }
@@ -152,8 +154,8 @@ export function runtimeStatus(db: Database, targetDir: string, dbPath: string): 
     recentLiveSessions: tasks(db, "WHERE t.task_kind = 'live_session'", RECENT_SESSIONS),
     recentMicroTasks: tasks(db, "WHERE t.task_kind = 'micro_task'", RECENT_SESSIONS),
     recentHandoffs: events(db, `WHERE ${HANDOFF_WHERE}`, RECENT_HANDOFFS),
-    recentArtifacts: db.query(`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC LIMIT ${RECENT}`).all() as Row[],
-    recentContentItems: (db.query(`SELECT * FROM content_items ORDER BY updated_at DESC LIMIT ${RECENT}`).all() as Row[]).map((row) => ({
+    recentArtifacts: db.query(`SELECT ${boundedColumns(db, "artifacts")} FROM artifacts ORDER BY artifacts.created_at DESC, artifacts.id DESC LIMIT ${RECENT}`).all() as Row[],
+    recentContentItems: (db.query(`SELECT ${boundedColumns(db, "content_items")} FROM content_items ORDER BY content_items.updated_at DESC LIMIT ${RECENT}`).all() as Row[]).map((row) => ({
       ...row,
       payload: parseJsonObject(row.payload_json as string | null),
       used_skills: parseStringArray(row.used_skills_json as string | null) ?? [],

@@ -4,6 +4,7 @@
  * the harness session ids its run recorded.
  */
 import type { Database } from "bun:sqlite";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "./bounded.ts";
 import { parseJsonObject } from "./records.ts";
 import { newestOfTypes } from "./typed-events.ts";
 
@@ -13,7 +14,7 @@ export type GuardEvent = { ts: string; type: string; guard: string | null; decis
 
 type Row = { created_at: string; id: number; event_type: string; message: string; payload_json: string | null };
 
-const COLUMNS = "created_at, id, event_type, message, payload_json";
+const COLUMNS = `created_at, id, event_type, ${within("message", TEXT_READ_MAX)} AS message, ${within("payload_json", JSON_READ_MAX)} AS payload_json`;
 
 function view(row: Row): GuardEvent {
   const payload = parseJsonObject(row.payload_json);

@@ -32,11 +32,11 @@ afterAll(cleanupTemp);
 const SCAN = /^SCAN /;
 const ANY = /./;
 const EXCUSED: ReadonlyArray<[statement: RegExp, steps: RegExp, reason: string]> = [
-  [/^SELECT \* FROM execution_events\s+ORDER BY created_at DESC, id DESC LIMIT/, SCAN, "runtime:status's newest 40 events: idx_execution_events_created from its end"],
+  [/^SELECT .* FROM execution_events\s+ORDER BY execution_events\.created_at DESC, execution_events\.id DESC LIMIT/, SCAN, "runtime:status's newest 40 events: idx_execution_events_created from its end"],
   [/^SELECT e\.harness_session_id AS id FROM execution_events e WHERE e\.harness_session_id IS NOT NULL AND/, SCAN, "the session that recorded last: the newest rows, backwards, to the first live one with an id"],
   [/^SELECT run_key FROM execution_events WHERE run_key IS NOT NULL ORDER BY id DESC LIMIT 1/, SCAN, "context-save's latest run: the newest row with a run"],
   [/^SELECT id, run_key, task_key, harness_session_id, event_type, source, created_at FROM execution_events\s+WHERE created_at >= \$at/, SCAN, "the prune's walk: idx_execution_events_created from its cursor, a page at a time"],
-  [/^SELECT \* FROM execution_events WHERE event_type LIKE '%handoff%'/, ANY, "the recent handoffs: the partial handoff index holds only them"],
+  [/^SELECT .* FROM execution_events WHERE event_type LIKE '%handoff%'/, ANY, "the recent handoffs: the partial handoff index holds only them"],
   [/^SELECT COUNT\(\*\) AS n FROM execution_events$/, SCAN, "runtime:prune's report of the events kept: one count after the work, for the person who ran it"],
 ];
 

@@ -5,10 +5,12 @@
  * and runtime:status run out of memory at 2.4 GB, a trigger or an index expression wrote 100 MB into the store on
  * every hook write. Now every open checks the schema first (src/store/verify.ts): hooks exit 0 with their idle
  * answer, log why, and read or write nothing; people-facing commands say what is wrong and what to do. The stores
- * aioson and AIOSON's other tools make still open.
+ * aioson and AIOSON's other tools make still open. And a crafted file can hold a value far larger than itself (an
+ * overflow chain that loops): before, runtime:status peaked at 537 MB on a 2.3 MB store; reads of free text now ask
+ * SQLite for a value only when its record says it is small (src/store/bounded.ts).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "../helpers.ts";
 import { hookLogOf, type Hostile, hostileProject, PEAK_BOUND_KIB, peakRss, runBounded, runtimeOf, WRITE_PAYLOAD } from "./paths-helpers.ts";
@@ -69,6 +71,79 @@ function rebuildEvents(project: string, edit: (text: string) => string, copy: bo
   } finally {
     db.close();
   }
+}
+
+/** Reads a SQLite varint at `at`: its value and its length in bytes. */
+function varint(bytes: Buffer, at: number): [value: number, length: number] {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const byte = bytes[at + i] as number;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return [value, i + 1];
+  }
+  return [value * 256 + (bytes[at + 8] as number), 9];
+}
+
+function putVarint4(bytes: Buffer, at: number, value: number): void {
+  for (let i = 0; i < 4; i++) bytes[at + i] = (Math.floor(value / 2 ** (7 * (3 - i))) & 0x7f) | (i < 3 ? 0x80 : 0);
+}
+
+/**
+ * A crafted file no check of SQLite's notices until the value is read: the text `column` of row `rowid` of
+ * `execution_events` (2 MB or more, so that its sizes take four bytes) claims about `claimed` bytes, and its chain of
+ * overflow pages loops back to its first page, which SQLite reads again and again. The store leaves WAL mode and
+ * auto-vacuum (whose pointer map would give the loop away), as an older or hand-made file is.
+ */
+function inflate(project: string, rowid: number, column: string, claimed: number): void {
+  const file = storeOf(project);
+  const db = openDbFile(file);
+  db.exec("PRAGMA journal_mode = DELETE; PRAGMA auto_vacuum = NONE; VACUUM;");
+  const root = (db.query("SELECT rootpage FROM sqlite_master WHERE name = 'execution_events'").get() as { rootpage: number }).rootpage;
+  const cid = (db.query("SELECT cid FROM pragma_table_info('execution_events') WHERE name = ?").get(column) as { cid: number }).cid;
+  const pageSize = (db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+  db.close();
+  const bytes = readFileSync(file);
+  const page = (root - 1) * pageSize;
+  expect(bytes[page]).toBe(0x0d);
+  // SQLite's local share of a payload on a table leaf page (btree.c), which must not change.
+  const usable = pageSize - (bytes[20] as number);
+  const [most, least] = [usable - 35, Math.floor(((usable - 12) * 32) / 255) - 23];
+  const local = (payload: number): number => {
+    const k = least + ((payload - least) % (usable - 4));
+    return k <= most ? k : least;
+  };
+  for (let c = 0; c < bytes.readUInt16BE(page + 3); c++) {
+    const cell = page + bytes.readUInt16BE(page + 8 + 2 * c);
+    const [payload, payloadLength] = varint(bytes, cell);
+    const [id, idLength] = varint(bytes, cell + payloadLength);
+    if (id !== rowid) continue;
+    const record = cell + payloadLength + idLength;
+    let at = record + varint(bytes, record)[1];
+    for (let i = 0; i < cid; i++) at += varint(bytes, at)[1];
+    const [serial, serialLength] = varint(bytes, at);
+    expect([payloadLength, serialLength, serial % 2]).toEqual([4, 4, 1]);
+    const grown = payload + Math.floor((claimed - (serial - 13) / 2) / (usable - 4)) * (usable - 4);
+    putVarint4(bytes, cell, grown);
+    putVarint4(bytes, at, serial + 2 * (grown - payload));
+    const first = bytes.readUInt32BE(record + local(payload));
+    let last = first;
+    for (let next = first; next !== 0; next = bytes.readUInt32BE((next - 1) * pageSize)) last = next;
+    bytes.writeUInt32BE(first, (last - 1) * pageSize);
+    writeFileSync(file, bytes);
+    return;
+  }
+  throw new Error(`row ${rowid} is not on the root page`);
+}
+
+/** A recorded project whose newest artifact row's `column` is `value`, made to claim 120 MB (inflate). */
+function inflated(column: string, value: string): Hostile {
+  const h = recorded();
+  const db = openDbFile(storeOf(h.project));
+  const id = (db.query("SELECT max(id) AS id FROM execution_events WHERE event_type = 'artifact'").get() as { id: number }).id;
+  db.query(`UPDATE execution_events SET ${column} = ? WHERE id = ?`).run(value, id);
+  db.close();
+  inflate(h.project, id, column, 120_000_000);
+  return h;
 }
 
 /** What a refused open must leave as it was: every file of the runtime folder but the log and SQLite's shared memory. */
@@ -188,6 +263,24 @@ describe("a committed store whose schema runs code on aioson's reads and writes"
     expect(prune.stdout).toContain("table shadow has a foreign key on tasks");
     expect(runtimeFiles(h.project)).toEqual(before);
     expect(rows(h.project, "SELECT count(*) AS n FROM bulk")).toEqual([{ n: 0 }]);
+  });
+});
+
+describe("a value larger than the file (an overflow chain that loops)", () => {
+  test("the crafted file really holds a 120 MB value in 2 MB", () => {
+    const h = inflated("harness", "h".repeat(2_100_000));
+    expect(Bun.file(storeOf(h.project)).size).toBeLessThan(3 * 1024 * 1024);
+    expect((rows<{ n: number }>(h.project, "SELECT octet_length(harness) AS n FROM execution_events ORDER BY n DESC LIMIT 1")[0] as { n: number }).n).toBeGreaterThan(100_000_000);
+  });
+
+  test("runtime:status reads every column within its bound (the value reads as null)", () => {
+    const h = inflated("harness", "h".repeat(2_100_000));
+    const status = peakRss("true", ["runtime:status", h.project, "--json"], h);
+    expect(status.code).toBe(0);
+    expect(status.peakKiB).toBeLessThan(PEAK_BOUND_KIB);
+    const events = (JSON.parse(status.stdout) as { recentEvents: Array<{ harness: string | null }> }).recentEvents;
+    expect(events.map((event) => event.harness)).toContain(null);
+    expect(events.map((event) => event.harness)).toContain("claude");
   });
 });
 
