@@ -38,7 +38,7 @@ export class UnsafeStoreError extends Error {
  * SHA-256 of every index text with an expression or a WHERE clause that an aioson build created, as `sqlite_master`
  * holds it (`IF NOT EXISTS` dropped). `CREATE INDEX IF NOT EXISTS` never replaces an index, so a store keeps the text
  * of the build that made it: when a text of LATE_INDEXES changes, its new hash is added here and the old one stays
- * (test/unit/store-verify.test.ts fails until it is).
+ * (test/security/hostile-store.test.ts fails until it is).
  */
 export const INDEX_TEXTS_WRITTEN: ReadonlySet<string> = new Set([
   // Schema 4 (fb8e773): recap_steps (its first key), recap_plans, recap_notes, unsessioned, unsessioned_type, handoff, tokens.
