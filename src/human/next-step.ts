@@ -23,6 +23,7 @@ function sqliteHint(sqlite: string): string {
 export function nextStep(error: unknown): string | null {
   if (error instanceof CommandError) return error.hint;
   const found = code(error);
+  if (found === "unsafe_store") return "Nothing was read from it or written to it. If the repository committed .aioson/runtime/aios.sqlite, untrack it (git rm --cached .aioson/runtime/aios.sqlite), move the file away with its -wal and -shm files, then run `aioson runtime:init`.";
   if (found === "unsafe_project_path") return "Nothing was changed. Look at what is there (a symlink, or a path that leaves the project), replace it with a plain file or folder or remove it, then run the command again.";
   if (found.startsWith("SQLITE_")) return sqliteHint(found);
   if (found === "EACCES" || found === "EPERM") return "Check your permissions on what the error names (a file, a folder, a port below 1024), then run the command again.";

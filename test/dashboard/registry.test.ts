@@ -50,6 +50,9 @@ describe("projects registry", () => {
     expect(runAioson(["runtime:init", project], { home }).code).toBe(0);
     rmSync(join(home, ".config", "aioson", "projects.json"));
     const db = openDbFile(join(project, ".aioson", "runtime", "aios.sqlite"));
+    // An older store: its version, and an index a later schema added (a store of this build's exact shape is
+    // recognised as current whatever its user_version says).
+    db.exec("DROP INDEX idx_execution_events_harness_session");
     db.exec("PRAGMA user_version = 1");
     db.close();
     expect(runAioson(["hooks:emit", project], { home, stdin: WRITE(project) }).code).toBe(0);

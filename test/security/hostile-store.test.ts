@@ -252,6 +252,9 @@ describe("a committed store whose schema runs code on aioson's reads and writes"
     const live = runAioson(["live:status", h.project], { home: h.home });
     expect(live.code).toBe(1);
     expect(live.stderr).toContain("table execution_events has a generated column");
+    // The next step names the way out of a committed store, not the generic hooks:doctor hint.
+    expect(live.stderr).toContain("git rm --cached .aioson/runtime/aios.sqlite");
+    expect(live.stderr).not.toContain("hooks:doctor");
   });
 
   test("runtime:prune refuses a store where deleting a task would cascade into another table's trigger", () => {
