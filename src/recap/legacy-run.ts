@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { readPointer } from "../live/pointer.ts";
 import { findValidPointerRun, sessionOwner } from "../session/sessions.ts";
-import { getTask, type RunRow } from "../store/records.ts";
+import { getTask, RUN_SELECT, type RunRow } from "../store/records.ts";
 import { canonicalAgent } from "../core/agent.ts";
 
 const OPEN = "status IN ('running', 'queued')";
@@ -13,14 +13,14 @@ const OPEN = "status IN ('running', 'queued')";
 function liveRunForSessionKey(db: Database, sessionKey: string): RunRow | null {
   return (
     (db
-      .query(`SELECT * FROM agent_runs WHERE source = 'live' AND ${OPEN} AND session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`)
+      .query(`SELECT ${RUN_SELECT} FROM agent_runs WHERE source = 'live' AND ${OPEN} AND session_key = ? ORDER BY agent_runs.started_at DESC, agent_runs.rowid DESC LIMIT 1`)
       .get(sessionKey) as RunRow | null) ?? null
   );
 }
 
 /** Step 3: the one open session owned by `live:start`, when exactly one exists. */
 function onlyLiveStartSession(db: Database, root: string): RunRow | null {
-  const open = db.query(`SELECT * FROM agent_runs WHERE source = 'live' AND ${OPEN}`).all() as RunRow[];
+  const open = db.query(`SELECT ${RUN_SELECT} FROM agent_runs WHERE source = 'live' AND ${OPEN}`).all() as RunRow[];
   const owned = open.filter((run) => {
     const task = run.task_key ? getTask(db, run.task_key) : null;
     return sessionOwner(run, task, readPointer(root, canonicalAgent(run.agent_name))) === "live";
@@ -32,8 +32,8 @@ function agentHooksRun(db: Database, agent: string): RunRow | null {
   return (
     (db
       .query(
-        `SELECT * FROM agent_runs WHERE source = 'live' AND ${OPEN} AND agent_name IN (?, ?) AND session_key LIKE ?
-         ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+        `SELECT ${RUN_SELECT} FROM agent_runs WHERE source = 'live' AND ${OPEN} AND agent_name IN (?, ?) AND session_key LIKE ?
+         ORDER BY agent_runs.started_at DESC, agent_runs.rowid DESC LIMIT 1`,
       )
       .get(`@${agent}`, agent, `hooks-${agent}-%`) as RunRow | null) ?? null
   );

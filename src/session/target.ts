@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { canonicalAgent } from "../core/agent.ts";
 import { readPointer, type SessionPointer } from "../live/pointer.ts";
-import { getTask, type RunRow, type TaskRow } from "../store/records.ts";
+import { getTask, RUN_SELECT, runSelect, type RunRow, type TaskRow } from "../store/records.ts";
 import { createSessionRows, findValidPointerRun, sessionOwner, type NewSession, type SessionOwner } from "./sessions.ts";
 
 export type TargetSession = { run: RunRow; owner: SessionOwner; via: "env" | "pointer" | "only-live" | "hooks" };
@@ -22,7 +22,7 @@ function target(db: Database, root: string, run: RunRow, via: TargetSession["via
 function onlyLiveSession(db: Database, root: string): TargetSession | null {
   const runs = db
     .query(
-      `SELECT r.* FROM agent_runs r JOIN tasks t ON t.task_key = r.task_key
+      `SELECT ${runSelect("r.")} FROM agent_runs r JOIN tasks t ON t.task_key = r.task_key
        WHERE r.source = 'live' AND r.${OPEN} AND t.task_kind = 'live_session' AND t.${OPEN}`,
     )
     .all() as RunRow[];
@@ -40,7 +40,7 @@ export function resolveTargetSession(db: Database, root: string, agent: string, 
   const adopt = env !== "none";
   if (adopt && env) {
     const run = db
-      .query(`SELECT * FROM agent_runs WHERE source = 'live' AND ${OPEN} AND session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`)
+      .query(`SELECT ${RUN_SELECT} FROM agent_runs WHERE source = 'live' AND ${OPEN} AND session_key = ? ORDER BY agent_runs.started_at DESC, agent_runs.rowid DESC LIMIT 1`)
       .get(env) as RunRow | null;
     if (run) return target(db, root, run, "env");
   }
@@ -53,8 +53,8 @@ export function resolveTargetSession(db: Database, root: string, agent: string, 
   const id = canonicalAgent(agent);
   const hooks = db
     .query(
-      `SELECT * FROM agent_runs WHERE source = 'live' AND ${OPEN} AND agent_name IN (?, ?) AND session_key LIKE ?
-       ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+      `SELECT ${RUN_SELECT} FROM agent_runs WHERE source = 'live' AND ${OPEN} AND agent_name IN (?, ?) AND session_key LIKE ?
+       ORDER BY agent_runs.started_at DESC, agent_runs.rowid DESC LIMIT 1`,
     )
     .get(`@${id}`, id, `hooks-${id}-%`) as RunRow | null;
   return hooks ? target(db, root, hooks, "hooks") : null;

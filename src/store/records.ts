@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { capLabel, HARNESS_SESSION_ID_MAX, SOURCE_MAX } from "../core/labels.ts";
 import { isoNow, slugify } from "../core/time.ts";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "./bounded.ts";
 import { redactDeep, redactSecrets } from "../text/redact.ts";
 
 export type RunStatus = "queued" | "running" | "completed" | "failed";
@@ -41,6 +42,29 @@ export type TaskRow = {
   updated_at: string;
   finished_at: string | null;
 };
+
+/**
+ * The columns of a run or task row as aioson reads them back: each within its bound (store/bounded.ts), and only
+ * those aioson knows, never `*` — a committed store's row can hold a value far larger than the file (a hook reads
+ * the run on every write), and a column another tool added is not aioson's to read.
+ */
+function boundedSelect(columns: readonly string[], alias = ""): string {
+  return columns.map((column) => `${within(`${alias}${column}`, column.endsWith("_json") ? JSON_READ_MAX : TEXT_READ_MAX)} AS ${column}`).join(", ");
+}
+
+const RUN_COLUMNS: readonly (keyof RunRow)[] = [
+  "run_key", "task_key", "agent_name", "agent_kind", "squad_slug", "session_key", "source", "workflow_id", "workflow_stage",
+  "parent_run_key", "title", "status", "summary", "used_skills_json", "started_at", "updated_at", "finished_at",
+];
+const TASK_COLUMNS: readonly (keyof TaskRow)[] = [
+  "task_key", "squad_slug", "session_key", "task_kind", "parent_task_key", "title", "goal", "meta_json", "status", "created_by",
+  "created_at", "updated_at", "finished_at",
+];
+/** `SELECT <RUN_SELECT> FROM agent_runs`: a run row, bounded (an ORDER BY names `agent_runs.<column>`, or the
+ * bounded value of the same name hides the index). `runSelect("r.")` for a run aliased `r`. */
+export const runSelect = (alias = ""): string => boundedSelect(RUN_COLUMNS, alias);
+export const RUN_SELECT = runSelect();
+const TASK_SELECT = boundedSelect(TASK_COLUMNS);
 
 export type EventInput = {
   eventType: string;
@@ -121,11 +145,11 @@ export function parseJsonObject(text: string | null | undefined): JsonObject | n
 }
 
 export function getRun(db: Database, runKey: string): RunRow | null {
-  return (db.query("SELECT * FROM agent_runs WHERE run_key = ?").get(runKey) as RunRow | null) ?? null;
+  return (db.query(`SELECT ${RUN_SELECT} FROM agent_runs WHERE run_key = ?`).get(runKey) as RunRow | null) ?? null;
 }
 
 export function getTask(db: Database, taskKey: string): TaskRow | null {
-  return (db.query("SELECT * FROM tasks WHERE task_key = ?").get(taskKey) as TaskRow | null) ?? null;
+  return (db.query(`SELECT ${TASK_SELECT} FROM tasks WHERE task_key = ?`).get(taskKey) as TaskRow | null) ?? null;
 }
 
 export type TaskInput = {

@@ -90,16 +90,16 @@ function putVarint4(bytes: Buffer, at: number, value: number): void {
 
 /**
  * A crafted file no check of SQLite's notices until the value is read: the text `column` of row `rowid` of
- * `execution_events` (2 MB or more, so that its sizes take four bytes) claims about `claimed` bytes, and its chain of
+ * `table` (2 MB or more, so that its sizes take four bytes) claims about `claimed` bytes, and its chain of
  * overflow pages loops back to its first page, which SQLite reads again and again. The store leaves WAL mode and
  * auto-vacuum (whose pointer map would give the loop away), as an older or hand-made file is.
  */
-function inflate(project: string, rowid: number, column: string, claimed: number): void {
+function inflate(project: string, rowid: number, column: string, claimed: number, table = "execution_events"): void {
   const file = storeOf(project);
   const db = openDbFile(file);
   db.exec("PRAGMA journal_mode = DELETE; PRAGMA auto_vacuum = NONE; VACUUM;");
-  const root = (db.query("SELECT rootpage FROM sqlite_master WHERE name = 'execution_events'").get() as { rootpage: number }).rootpage;
-  const cid = (db.query("SELECT cid FROM pragma_table_info('execution_events') WHERE name = ?").get(column) as { cid: number }).cid;
+  const root = (db.query("SELECT rootpage FROM sqlite_master WHERE name = ?").get(table) as { rootpage: number }).rootpage;
+  const cid = (db.query("SELECT cid FROM pragma_table_info(?) WHERE name = ?").get(table, column) as { cid: number }).cid;
   const pageSize = (db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
   db.close();
   const bytes = readFileSync(file);
@@ -285,6 +285,26 @@ describe("a value larger than the file (an overflow chain that loops)", () => {
     expect(events.map((event) => event.harness)).toContain(null);
     expect(events.map((event) => event.harness)).toContain("claude");
   });
+});
+
+describe("a run or task row larger than the file", () => {
+  test("every hook write reads its run and task within their bounds: hooks:emit exits 0 within the memory bound", () => {
+    for (const [table, column, key] of [["agent_runs", "title", "run_key"], ["tasks", "goal", "task_key"]] as const) {
+      const h = recorded();
+      const db = openDbFile(storeOf(h.project));
+      const row = db.query(`SELECT rowid AS id FROM ${table} WHERE ${key} = (SELECT run_key FROM execution_events WHERE run_key IS NOT NULL ORDER BY id DESC LIMIT 1) OR ${key} = (SELECT task_key FROM agent_runs LIMIT 1)`).get() as { id: number };
+      db.query(`UPDATE ${table} SET ${column} = ? WHERE rowid = ?`).run("h".repeat(2_100_000), row.id);
+      db.close();
+      inflate(h.project, row.id, column, 120_000_000, table);
+      const before = rows<{ n: number }>(h.project, "SELECT COUNT(*) AS n FROM execution_events")[0]?.n ?? 0;
+      const emit = peakRss(`printf '%s' '${JSON.stringify({ ...WRITE_PAYLOAD, tool_input: { file_path: "src/c.ts" } })}'`, ["hooks:emit", h.project], h);
+      expect({ table, code: emit.code }).toEqual({ table, code: 0 });
+      expect(emit.peakKiB).toBeLessThan(PEAK_BOUND_KIB);
+      // The event lands, or SQLite finds the row damaged when it rewrites it (logged): never a 120 MB read.
+      const landed = rows<{ n: number }>(h.project, "SELECT COUNT(*) AS n FROM execution_events")[0]?.n === before + 1;
+      expect(landed || hookLogOf(h).includes("database disk image is malformed")).toBe(true);
+    }
+  }, 60_000);
 });
 
 describe("the stores aioson and AIOSON's other tools make still open", () => {
