@@ -12,6 +12,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { TaskChange } from "../harness/types.ts";
+import { JSON_READ_MAX, within } from "../store/bounded.ts";
 import { parseJsonObject } from "../store/records.ts";
 import { normalizeStatus } from "./classify.ts";
 
@@ -33,6 +34,9 @@ function itemsOf(payloadJson: string | null): TaskItem[] {
   return items;
 }
 
+/** The previous plan's payload, within its bound: a committed store's value can be far larger than the file. */
+const PLAN_PAYLOAD = within("payload_json", JSON_READ_MAX);
+
 /**
  * The plan of the session's newest task note, oldest task first: of its harness session, else (a payload without a
  * session id) of the run's rows without one, through the index that holds each (session_type, unsessioned_type).
@@ -40,8 +44,8 @@ function itemsOf(payloadJson: string | null): TaskItem[] {
 export function previousTasks(db: Database, harnessSessionId: string | null, runKey: string): TaskItem[] {
   const tools = TASK_TOOLS.map(() => "?").join(", ");
   const row = harnessSessionId
-    ? db.query(`SELECT payload_json FROM execution_events WHERE harness_session_id = ? AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(harnessSessionId, ...TASK_TOOLS)
-    : db.query(`SELECT payload_json FROM execution_events WHERE run_key = ? AND harness_session_id IS NULL AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(runKey, ...TASK_TOOLS);
+    ? db.query(`SELECT ${PLAN_PAYLOAD} AS payload_json FROM execution_events WHERE harness_session_id = ? AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(harnessSessionId, ...TASK_TOOLS)
+    : db.query(`SELECT ${PLAN_PAYLOAD} AS payload_json FROM execution_events WHERE run_key = ? AND harness_session_id IS NULL AND event_type = 'note' AND tool_name IN (${tools}) ORDER BY id DESC LIMIT 1`).get(runKey, ...TASK_TOOLS);
   return itemsOf((row as { payload_json: string | null } | null)?.payload_json ?? null);
 }
 

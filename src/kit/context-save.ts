@@ -11,6 +11,7 @@ import { join, relative, sep } from "node:path";
 import { writeProjectFileAtomic } from "../core/project-fs.ts";
 import { isInside } from "../core/project-root.ts";
 import { slugify } from "../core/time.ts";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { parseJsonObject } from "../store/records.ts";
 import { Sanitizer, withheldLine } from "../text/sanitize.ts";
 
@@ -37,7 +38,7 @@ export type Snapshot = {
 
 /** The rows of the harness session; without one (or no row for it), the rows of the latest run. */
 export function sessionRows(db: Database, harnessSessionId: string): EventRow[] {
-  const columns = "id, run_key, event_type, message, payload_json, created_at";
+  const columns = `id, ${within("run_key", TEXT_READ_MAX)} AS run_key, ${within("event_type", TEXT_READ_MAX)} AS event_type, ${within("message", TEXT_READ_MAX)} AS message, ${within("payload_json", JSON_READ_MAX)} AS payload_json, ${within("created_at", TEXT_READ_MAX)} AS created_at`;
   if (harnessSessionId) {
     const rows = db.query(`SELECT ${columns} FROM execution_events WHERE harness_session_id = ? ORDER BY id DESC LIMIT ${MAX_EVENTS}`).all(harnessSessionId) as EventRow[];
     if (rows.length > 0) return rows.reverse();
@@ -45,7 +46,7 @@ export function sessionRows(db: Database, harnessSessionId: string): EventRow[] 
   const latest = db.query("SELECT run_key FROM execution_events WHERE run_key IS NOT NULL ORDER BY id DESC LIMIT 1").get() as { run_key: string } | null;
   if (!latest) return [];
   // Through the run's index: `sequence_no` grows with `id` inside a run (spec 2.5); `id` would sort every row of it.
-  return (db.query(`SELECT ${columns} FROM execution_events WHERE run_key = ? ORDER BY sequence_no DESC, id DESC LIMIT ${MAX_EVENTS}`).all(latest.run_key) as EventRow[]).reverse();
+  return (db.query(`SELECT ${columns} FROM execution_events WHERE run_key = ? ORDER BY execution_events.sequence_no DESC, execution_events.id DESC LIMIT ${MAX_EVENTS}`).all(latest.run_key) as EventRow[]).reverse();
 }
 
 const DECISION_LINE = /^\s*(?:[-*]\s*)?(?:\*\*)?(?:decision|decided|decisão|decisao|decidimos|decidi)\b/i;

@@ -4,6 +4,7 @@
  * absent, a payload that is not a JSON object is empty, a row whose time does not parse is left out.
  */
 import type { Database } from "bun:sqlite";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "../store/bounded.ts";
 
 export type EventRow = {
   id: number;
@@ -37,16 +38,16 @@ const MESSAGE_MAX = 2_000;
 const PAYLOAD_MAX = 16_384;
 
 const SELECT = `SELECT id,
-  substr(run_key, 1, ${LABEL_MAX}) AS run_key, substr(agent_name, 1, ${LABEL_MAX}) AS agent_name,
-  substr(session_key, 1, ${LABEL_MAX}) AS session_key, substr(source, 1, ${LABEL_MAX}) AS source,
-  substr(event_type, 1, ${LABEL_MAX}) AS event_type, substr(phase, 1, ${LABEL_MAX}) AS phase,
-  substr(status, 1, ${LABEL_MAX}) AS status, substr(tool_name, 1, ${LABEL_MAX}) AS tool_name,
-  substr(message, 1, ${MESSAGE_MAX}) AS message, substr(payload_json, 1, ${PAYLOAD_MAX}) AS payload_json,
-  substr(created_at, 1, 64) AS created_at, substr(plan_step_id, 1, ${LABEL_MAX}) AS plan_step_id,
-  substr(worker_status, 1, ${LABEL_MAX}) AS worker_status, substr(verdict, 1, ${LABEL_MAX}) AS verdict,
-  token_count, progress_pct, substr(harness_session_id, 1, ${LABEL_MAX}) AS harness_session_id,
-  substr(harness, 1, ${LABEL_MAX}) AS harness, duration_ms
-FROM execution_events WHERE id > ? ORDER BY id LIMIT ?`;
+  substr(${within("run_key", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS run_key, substr(${within("agent_name", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS agent_name,
+  substr(${within("session_key", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS session_key, substr(${within("source", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS source,
+  substr(${within("event_type", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS event_type, substr(${within("phase", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS phase,
+  substr(${within("status", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS status, substr(${within("tool_name", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS tool_name,
+  substr(${within("message", TEXT_READ_MAX)}, 1, ${MESSAGE_MAX}) AS message, substr(${within("payload_json", JSON_READ_MAX)}, 1, ${PAYLOAD_MAX}) AS payload_json,
+  substr(${within("created_at", TEXT_READ_MAX)}, 1, 64) AS created_at, substr(${within("plan_step_id", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS plan_step_id,
+  substr(${within("worker_status", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS worker_status, substr(${within("verdict", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS verdict,
+  token_count, progress_pct, substr(${within("harness_session_id", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS harness_session_id,
+  substr(${within("harness", TEXT_READ_MAX)}, 1, ${LABEL_MAX}) AS harness, duration_ms
+FROM execution_events WHERE id > ? ORDER BY execution_events.id LIMIT ?`;
 
 type RawRow = Record<string, unknown>;
 

@@ -36,8 +36,8 @@ function newestFirst(a: Ordered, b: Ordered): number {
  * `created_at`, then `id`: the newest `limit` of each (source, type) range, merged.
  */
 export function newestOfTypes<T extends Ordered>(db: Database, columns: string, types: readonly string[], limit: number): T[] {
-  const bySource = db.query(`SELECT ${columns} FROM execution_events WHERE source = ? AND event_type = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
-  const unsourced = db.query(`SELECT ${columns} FROM execution_events WHERE source IS NULL AND event_type = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const bySource = db.query(`SELECT ${columns} FROM execution_events WHERE source = ? AND event_type = ? ORDER BY execution_events.created_at DESC, execution_events.id DESC LIMIT ?`);
+  const unsourced = db.query(`SELECT ${columns} FROM execution_events WHERE source IS NULL AND event_type = ? ORDER BY execution_events.created_at DESC, execution_events.id DESC LIMIT ?`);
   const rows: T[] = [];
   for (const source of eventSources(db)) {
     for (const type of types) rows.push(...((source === null ? unsourced.all(type, limit) : bySource.all(source, type, limit)) as T[]));

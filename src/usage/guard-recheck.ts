@@ -5,6 +5,7 @@ import { isInside } from "../core/project-root.ts";
 import { readProjectFile } from "../core/project-fs.ts";
 import { enforce } from "../guard/enforce.ts";
 import type { JudgedKind } from "../guard/kinds.ts";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { lf } from "../guard/pending.ts";
 import { parseJsonObject } from "../store/records.ts";
 
@@ -59,7 +60,7 @@ export function guardUsage(root: string, db: Database, sinceDays: number, now = 
   const session = harnessSession === null ? "" : "AND harness_session_id = ?";
   const rows = db
     .query(
-      `SELECT agent_name, payload_json FROM execution_events
+      `SELECT ${within("agent_name", TEXT_READ_MAX)} AS agent_name, ${within("payload_json", JSON_READ_MAX)} AS payload_json FROM execution_events
        WHERE source = 'context_guard' AND event_type = 'guard_injected' AND created_at >= ? ${session}
        ORDER BY created_at, id`,
     )

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { JSON_READ_MAX, TEXT_READ_MAX, within } from "../store/bounded.ts";
 import { parseJsonObject } from "../store/records.ts";
 import { oldestFirst, typesSince } from "../store/typed-events.ts";
 import { LOAD_SOURCE, SESSION_END_TYPES } from "./window.ts";
@@ -28,7 +29,7 @@ const MAX_ARTIFACTS = 20;
 
 type Row = { agent_name: string | null; source: string; event_type: string; payload_json: string | null; created_at: string; id: number };
 
-const COLUMNS = "agent_name, source, event_type, payload_json, created_at, id";
+const COLUMNS = `${within("agent_name", TEXT_READ_MAX)} AS agent_name, ${within("source", TEXT_READ_MAX)} AS source, ${within("event_type", TEXT_READ_MAX)} AS event_type, ${within("payload_json", JSON_READ_MAX)} AS payload_json, ${within("created_at", TEXT_READ_MAX)} AS created_at, id`;
 
 /**
  * The briefs, loads and session ends since `since`, oldest first: each through its index range (source_type), the
