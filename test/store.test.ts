@@ -71,6 +71,22 @@ describe("store migrations", () => {
     expect(runAioson(["runtime:emit", project, "--agent=dev", "--verdict=ok", "--json"]).code).toBe(0);
   });
 
+  test("a store another AIOSON tool versioned (user_version 4) without aioson's columns still gains them: every write lands", () => {
+    const project = tempProject();
+    createStore(project, `${OLD_SCHEMA}\nPRAGMA user_version = 4;`);
+    const run = runAioson(["runtime:emit", project, "--agent=dev", "--type=note", "--summary=after", "--json"]);
+    expect(run.code).toBe(0);
+    expect(columns(project, "execution_events")).toEqual(expect.arrayContaining(["plan_step_id", "harness_session_id", "harness", "duration_ms"]));
+    expect(rows<Json>(project, "SELECT name FROM sqlite_master WHERE name = 'idx_execution_events_harness_session'")).toHaveLength(1);
+    expect(rows<Json>(project, "SELECT message FROM execution_events ORDER BY id").map((row) => row.message)).toContain("kept");
+    expect(rows<Json>(project, "SELECT COUNT(*) AS n FROM execution_events WHERE message = 'after'")[0]?.n).toBe(1);
+    // The other tool's version is left as it was.
+    expect(rows<{ user_version: number }>(project, "PRAGMA user_version")[0]?.user_version).toBe(4);
+    const hook = runAioson(["hooks:emit", project, "--agent=dev"], { stdin: JSON.stringify({ hook_event_name: "PostToolUse", session_id: "s-1", tool_name: "Write", tool_input: { file_path: join(project, "a.ts"), content: "x" }, tool_response: {} }) });
+    expect(hook.code).toBe(0);
+    expect(rows<Json>(project, "SELECT COUNT(*) AS n FROM execution_events WHERE harness_session_id = 's-1'")[0]?.n).toBeGreaterThan(0);
+  });
+
   test("unknown tables and extra columns are tolerated and left alone", () => {
     const project = tempProject();
     runAioson(["runtime:init", project]);

@@ -1,7 +1,7 @@
 import { Database, constants } from "bun:sqlite";
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { assertProjectFile, entryExists } from "../core/project-fs.ts";
-import { LATE_INDEXES, LATE_INDEXES_SQL, SCHEMA_VERSION } from "./schema.ts";
+import { ADDED_COLUMNS, LATE_INDEXES, LATE_INDEXES_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
 import { dbPath } from "./paths.ts";
 import { ensureRuntimeDir } from "./runtime-dir.ts";
 import { createTables } from "./shape.ts";
@@ -62,11 +62,11 @@ function isEmpty(db: Database): boolean {
  * The tables and added columns, in one transaction; in a new store the indexes and the version too. The store's
  * version afterwards, and whether this call created it.
  */
-function migrateTables(db: Database): { version: number; created: boolean } {
+function migrateTables(db: Database, lacking: boolean): { version: number; created: boolean } {
   return db.transaction(() => {
     const current = schemaVersion(db);
     // A newer aioson only ever adds to this schema.
-    if (current >= SCHEMA_VERSION) return { version: current, created: false };
+    if (current >= SCHEMA_VERSION && !lacking) return { version: current, created: false };
     const fresh = isEmpty(db);
     createTables(db);
     if (!fresh) return { version: current, created: false };
@@ -95,21 +95,50 @@ function register(root: string): void {
  * all of them at once would outlast it. An opener killed half-way leaves the indexes it built; the next one goes on.
  * True when this call set the new version.
  */
-function migrateIndexes(db: Database, maxWaitMs: number): boolean {
+function migrateIndexes(db: Database, maxWaitMs: number, lacking = false): boolean {
   const step = <T>(work: () => T): T => withBusyRetry(() => db.transaction(work).immediate(), Date.now() + maxWaitMs);
   for (const statement of LATE_INDEXES) step(() => db.exec(statement));
   return step(() => {
-    if (schemaVersion(db) >= SCHEMA_VERSION) return false;
+    // A version another tool set higher is left as it is.
+    if (schemaVersion(db) >= SCHEMA_VERSION) return lacking;
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     return true;
   });
 }
 
+/** `CREATE TABLE IF NOT EXISTS <name>` and `CREATE INDEX IF NOT EXISTS <name>` of a schema text: the names. */
+function createdNames(sql: string, kind: "TABLE" | "INDEX"): string[] {
+  return [...sql.matchAll(new RegExp(`CREATE ${kind} IF NOT EXISTS (\\w+)`, "g"))].map((match) => `'${match[1]}'`);
+}
+
+/**
+ * Whether a store whose version says it is up to date lacks one of aioson's tables, added columns or indexes. The
+ * store is shared with AIOSON's other tools (spec 2.3), which keep their own schema versions in the same
+ * user_version: the Node AIOSON leaves a store at 4 without aioson's added columns, and every hook write then failed
+ * ("no column named plan_step_id"). Asked only of a store that is not this build's exact shape (verify.ts).
+ */
+function lacksOwnSchema(db: Database): boolean {
+  const tables = createdNames(SCHEMA_SQL, "TABLE");
+  const indexes = createdNames(LATE_INDEXES.join("\n"), "INDEX");
+  const byTable = new Map<string, string[]>();
+  for (const { table, column } of ADDED_COLUMNS) byTable.set(table, [...(byTable.get(table) ?? []), `'${column}'`]);
+  const columns = [...byTable].map(([table, names]) => `(SELECT COUNT(*) FROM pragma_table_info('${table}') WHERE name IN (${names.join(", ")}))`);
+  const row = db
+    .query(
+      `SELECT (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN (${tables.join(", ")}))
+         + (SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (${indexes.join(", ")})) + ${columns.join(" + ")} AS n`,
+    )
+    .get() as { n: number };
+  return row.n < tables.length + indexes.length + ADDED_COLUMNS.length;
+}
+
 function migrate(db: Database, root: string, deadline: number, maxWaitMs: number): void {
+  const version = withBusyRetry(() => schemaVersion(db), deadline);
   // An up-to-date store needs no write lock: a writer holding it must not delay every open.
-  if (withBusyRetry(() => schemaVersion(db), deadline) >= SCHEMA_VERSION) return;
-  const tables = withBusyRetry(() => migrateTables(db), deadline);
-  if (tables.created || (tables.version < SCHEMA_VERSION && migrateIndexes(db, maxWaitMs))) register(root);
+  const lacking = version >= SCHEMA_VERSION && withBusyRetry(() => lacksOwnSchema(db), deadline);
+  if (version >= SCHEMA_VERSION && !lacking) return;
+  const tables = withBusyRetry(() => migrateTables(db, lacking), deadline);
+  if (tables.created || ((tables.version < SCHEMA_VERSION || lacking) && migrateIndexes(db, maxWaitMs, lacking))) register(root);
 }
 
 /**
