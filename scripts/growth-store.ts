@@ -1,8 +1,8 @@
 /**
  * The projects of the growth benchmark (issue 16): a store of N events shaped like months of real use
- * (scripts/big-store.ts: one long hooks run of thousands of harness sessions, two harness sessions of a tenth of the
- * events each — one that compacts every 150 events, one whose window since its previous compaction holds nearly all
- * of its events — a closed run of another agent, runtime notes, guard rows, direct runs) and what a working project holds
+ * (scripts/big-store.ts: one long hooks run of thousands of harness sessions, three harness sessions of a tenth of
+ * the events each — one that compacts every 150 events, two whose window since their previous compaction holds nearly
+ * all of their events, one of few commands and one of mostly unique ones — a closed run of another agent, runtime notes, guard rows, direct runs) and what a working project holds
  * beside it: the agent pointer of the open hooks session, its state.json and events.ndjson (at its size cap), and the
  * `brief_built` rows of context:brief that context:guard's agent lookup reads (one per hundred events).
  *

@@ -28,6 +28,11 @@ export type Facts = {
   /** At most 3, most recent first. */
   notes: ContinuityNote[];
   lastMessage: string | null;
+  /**
+   * Items of the failing commands and files past `failing` and `files` that may be withheld, when those were read
+   * only as far as the checkpoint shows them (rows.ts `Listed`): the layout counts the ones it withholds.
+   */
+  unlisted: { failing: string[]; files: string[] };
 };
 
 /*
@@ -107,7 +112,7 @@ export function planFromPayload(payload: JsonObject): Plan {
 }
 
 /** Newest-first scan of W for the whole-session facts. */
-function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "lastMessage"> {
+function wholeSessionFacts(window: readonly EventRow[], stepsFrom: number): Omit<Facts, "files" | "lastMessage" | "unlisted"> {
   let activatedAgent: string | null = null;
   let agentSeen = false;
   let lastTest: TestResult | null = null;
@@ -131,6 +136,8 @@ function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "
         }
         break;
       case "step_done": {
+        // Older rows were not all read: one of them may be the older of two rows of a command (rows.ts `Listed`).
+        if (row.id < stepsFrom) break;
         const step = payload.object;
         const outcome = text(step, "outcome");
         if (!conclusive(outcome)) break;
@@ -160,7 +167,7 @@ function wholeSessionFacts(window: readonly EventRow[]): Omit<Facts, "files" | "
 }
 
 /** Newest-first scan of P (rows after the boundary) for what the summary lost. */
-function spanFacts(window: readonly EventRow[], boundary: number): Pick<Facts, "files" | "lastMessage"> {
+function spanFacts(window: readonly EventRow[], boundary: number, filesFrom: number): Pick<Facts, "files" | "lastMessage"> {
   const files: string[] = [];
   const seen = new Set<string>();
   let lastMessage: string | null = null;
@@ -168,6 +175,7 @@ function spanFacts(window: readonly EventRow[], boundary: number): Pick<Facts, "
     const row = window[i] as EventRow;
     if (row.id <= boundary) break;
     if (row.event_type === "artifact") {
+      if (row.id < filesFrom) continue;
       const file = text(new RowPayload(row).object, "file");
       if (file && !seen.has(file)) {
         seen.add(file);
@@ -181,6 +189,27 @@ function spanFacts(window: readonly EventRow[], boundary: number): Pick<Facts, "
   return { files, lastMessage };
 }
 
+const NONE_UNLISTED: Facts["unlisted"] = { failing: [], files: [] };
+
+/**
+ * The failing commands and files of `withheld` (the rows of W and P that may carry a withheld item) not in the lists
+ * read. Every row of a withheld item is among them, so each withheld command is decided as the whole window decides
+ * it, and each withheld file is in P as it is in the whole span; what else they give is never withheld.
+ */
+function unlistedItems(withheld: readonly EventRow[], boundary: number, failing: readonly FailingCommand[], files: readonly string[]): Facts["unlisted"] {
+  if (withheld.length === 0) return NONE_UNLISTED;
+  const listedCommands = new Set(failing.map((item) => item.command));
+  const listedFiles = new Set(files);
+  return {
+    failing: wholeSessionFacts(withheld, 0).failing.map((item) => item.command).filter((command) => !listedCommands.has(command)),
+    files: spanFacts(withheld, boundary, 0).files.filter((file) => !listedFiles.has(file)),
+  };
+}
+
 export function deriveFacts(rows: RecapRows): Facts {
-  return { ...wholeSessionFacts(rows.window), ...spanFacts(rows.window, rows.boundary) };
+  const listed = rows.listed;
+  const whole = wholeSessionFacts(rows.window, listed?.stepsFrom ?? 0);
+  const span = spanFacts(rows.window, rows.boundary, listed?.filesFrom ?? 0);
+  const unlisted = listed ? unlistedItems(listed.withheld, rows.boundary, whole.failing, span.files) : NONE_UNLISTED;
+  return { ...whole, ...span, unlisted };
 }

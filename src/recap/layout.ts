@@ -110,6 +110,32 @@ function messageLine(facts: Facts, clean: Sanitizer): Line[] {
   return text ? [line(`Last agent message (its own claim, unverified): ${capText(text, MESSAGE_MAX)}`)] : [];
 }
 
+function fileItems(facts: Pick<Facts, "files">, clean: Sanitizer): string[] {
+  return clean.list(facts.files, (file) => clean.item(file), FILES_MAX, true);
+}
+
+function failingItems(facts: Pick<Facts, "failing">, clean: Sanitizer): string[] {
+  return clean.list(facts.failing, (failing) => {
+    const command = clean.item(failing.command);
+    return command === null ? null : `$ ${command}${failing.exitCode === null ? "" : ` (exit ${failing.exitCode})`}`;
+  }, FAILING_MAX, true);
+}
+
+/**
+ * Whether facts derived from the newest rows only decide the lines of the failing commands and the last test
+ * (`steps`), and of the files (`files`): both lists full (items past them are never shown), and a last test found.
+ */
+export function listsShown(facts: Facts): { steps: boolean; files: boolean } {
+  const clean = new Sanitizer();
+  return { steps: facts.lastTest !== null && failingItems(facts, clean).length === FAILING_MAX, files: fileItems(facts, clean).length === FILES_MAX };
+}
+
+/** Counts the withheld items of the lists past what was read (facts.ts `unlisted`). */
+function countUnlisted(facts: Facts, clean: Sanitizer): void {
+  for (const item of facts.unlisted.failing) clean.item(item);
+  for (const item of facts.unlisted.files) clean.item(item);
+}
+
 /** Every candidate line in usefulness order, and how many items were withheld. */
 export function checkpointLines(input: CheckpointInput): { lines: Line[]; withheld: number } {
   const { facts, agent } = input;
@@ -120,14 +146,8 @@ export function checkpointLines(input: CheckpointInput): { lines: Line[]; withhe
     line(`Agent: @${agent}`),
     ...(feature ? [line(`Feature: ${feature}`)] : []),
     ...nextStepLines(input.nextStep, agent, clean, feature),
-    ...section(FILES_HEADING, clean.list(facts.files, (file) => clean.item(file), FILES_MAX, true)),
-    ...section(
-      FAILING_HEADING,
-      clean.list(facts.failing, (failing) => {
-        const command = clean.item(failing.command);
-        return command === null ? null : `$ ${command}${failing.exitCode === null ? "" : ` (exit ${failing.exitCode})`}`;
-      }, FAILING_MAX, true),
-    ),
+    ...section(FILES_HEADING, fileItems(facts, clean)),
+    ...section(FAILING_HEADING, failingItems(facts, clean)),
     ...lastTestLine(facts, clean),
     ...planLines(facts, clean),
     ...section(
@@ -140,6 +160,7 @@ export function checkpointLines(input: CheckpointInput): { lines: Line[]; withhe
     ),
     ...messageLine(facts, clean),
   ];
+  countUnlisted(facts, clean);
   return { lines, withheld: clean.withheld };
 }
 

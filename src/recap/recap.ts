@@ -4,12 +4,12 @@
 import type { Database } from "bun:sqlite";
 import { ContextFiles, activeFeature } from "./context-files.ts";
 import { deriveFacts } from "./facts.ts";
-import { renderCheckpoint } from "./layout.ts";
+import { listsShown, renderCheckpoint } from "./layout.ts";
 import { nextStepFor } from "./next-step.ts";
 import { isoNow } from "../core/time.ts";
 import { appendEventToRun, getRun } from "../store/records.ts";
 import { COMPACTION_CONFIRMED, newestSessionMarkers, unconfirmedNewest } from "./markers.ts";
-import { harnessSessionRows, latestHarnessSession, legacyRunRows, type RecapRows } from "./rows.ts";
+import { latestHarnessSession, legacyRunRows, longWindowRows, type RecapRows, type WalkReads } from "./rows.ts";
 
 export type RecapRequest = {
   root: string;
@@ -59,15 +59,20 @@ export function confirmNewestCompaction(db: Database, session: string): boolean 
   return true;
 }
 
+/** A harness session's rows for its checkpoint, read only as far as its lists show (rows.ts longWindowRows). */
+export function checkpointRows(db: Database, session: string, reads?: WalkReads): RecapRows | null {
+  return longWindowRows(db, session, (rows) => listsShown(deriveFacts(rows)), reads);
+}
+
 /** Spec 5.3–5.4: the rows of the chosen harness session, or of the legacy run. */
 export async function selectRows(db: Database, request: RecapRequest): Promise<RecapRows | null> {
-  if (request.session) return harnessSessionRows(db, request.session);
+  if (request.session) return checkpointRows(db, request.session);
   if (request.payloadSession) {
-    const rows = harnessSessionRows(db, request.payloadSession);
+    const rows = checkpointRows(db, request.payloadSession);
     if (rows || latestHarnessSession(db) !== null) return rows;
   } else {
     const latest = latestHarnessSession(db);
-    if (latest) return harnessSessionRows(db, latest);
+    if (latest) return checkpointRows(db, latest);
   }
   // Only stores that predate harness session ids get here: the session model is loaded on demand.
   const { findAgentSessionRun } = await import("./legacy-run.ts");

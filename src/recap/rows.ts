@@ -19,6 +19,7 @@
 import type { Database } from "bun:sqlite";
 import {
   FILE_KEYS_BELOW, fileKey, HOOKS_MARK, NOT_NOTES, noteTerm, planNoteTerm, scopeTerm, SPAN_FILES_INDEX, STEP_KEYS_BELOW, stepKey,
+  WITHHELD_INDEX, withheldCandidateTerm,
 } from "../store/event-indexes.ts";
 import { boundaryOf, LIVE_RUN, runMarkers, sessionBoundary } from "./markers.ts";
 
@@ -32,8 +33,20 @@ export type EventRow = {
   harness_session_id: string | null;
 };
 
-/** Candidate rows of the whole-session window W (by id) and B; the span P is the rows with `id > boundary`. */
-export type RecapRows = { window: EventRow[]; boundary: number };
+/**
+ * Candidate rows of the whole-session window W (by id) and B; the span P is the rows with `id > boundary`. `listed`
+ * when the failing commands and the files were read newest first only as far as the checkpoint shows them
+ * (`longWindowRows`).
+ */
+export type RecapRows = { window: EventRow[]; boundary: number; listed?: Listed };
+
+/**
+ * `stepsFrom` / `filesFrom`: the window holds every step row of W / artifact row of P from that id on, and no older
+ * one may decide a command or name a file (0: the window holds the candidates of every command / file). `withheld`:
+ * the rows of W and P that may carry a withheld command or file (event-indexes.ts withheldCandidateTerm), from which
+ * the checkpoint counts the withheld items of the lists past what was read.
+ */
+export type Listed = { stepsFrom: number; filesFrom: number; withheld: EventRow[] };
 
 export const BOOKKEEPING: ReadonlySet<string> = new Set(NOT_NOTES);
 
@@ -173,14 +186,24 @@ const STEPS = `${SCOPE} AND e.event_type = 'step_done'`;
  * the rows.
  */
 function partCandidates(part: Part): string {
+  return `${partOthers(part)}
+  UNION ALL ${partSteps(part)}`;
+}
+
+/** A part's candidates of every kind but the steps and the files. */
+function partOthers(part: Part): string {
   return `
   SELECT id FROM (SELECT e.id FROM execution_events e WHERE ${part.typed("agent_activated")} ORDER BY e.id DESC LIMIT ${ACTIVATIONS_READ})
   UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e WHERE ${part.spanTyped("agent_message")} ORDER BY e.id DESC LIMIT ${MESSAGES_READ})
   UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e INDEXED BY idx_execution_events_recap_plans
     WHERE ${SCOPE} AND e.event_type = 'note' AND ${planNoteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT 1)
   UNION ALL SELECT id FROM (SELECT e.id FROM execution_events e INDEXED BY idx_execution_events_recap_notes
-    WHERE ${SCOPE} AND e.run_key IS NOT NULL AND ${noteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT ${NOTES_READ})
-  UNION ALL SELECT * FROM (WITH RECURSIVE keys(k) AS (
+    WHERE ${SCOPE} AND e.run_key IS NOT NULL AND ${noteTerm("e.")} AND ${part.exact} ORDER BY e.id DESC LIMIT ${NOTES_READ})`;
+}
+
+/** A part's newest conclusive step of every step key. */
+function partSteps(part: Part): string {
+  return `SELECT * FROM (WITH RECURSIVE keys(k) AS (
       SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} < ${STEP_KEYS_BELOW} ORDER BY ${KEY} LIMIT 1)
       UNION ALL
       SELECT (SELECT ${KEY} FROM execution_events e WHERE ${STEPS} AND ${KEY} > keys.k AND ${KEY} < ${STEP_KEYS_BELOW} ORDER BY ${KEY} LIMIT 1)
@@ -190,6 +213,10 @@ function partCandidates(part: Part): string {
 
 export const SESSION_CANDIDATES = partCandidates(SESSION_PART);
 export const RUN_CANDIDATES = partCandidates(RUN_PART);
+const SESSION_OTHERS = partOthers(SESSION_PART);
+const RUN_OTHERS = partOthers(RUN_PART);
+const SESSION_STEPS = partSteps(SESSION_PART);
+const RUN_STEPS = partSteps(RUN_PART);
 
 function presentIds(rows: ReadonlyArray<readonly unknown[]>): number[] {
   // A hostile store can hold anything in a column; only an integer is an id.
@@ -252,7 +279,11 @@ const RUN_FILES = fileQueries(RUN_PART);
  * recap gives its empty result.)
  */
 function hasSpanFiles(db: Database): boolean {
-  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SPAN_FILES_INDEX) !== null;
+  return hasIndex(db, SPAN_FILES_INDEX);
+}
+
+function hasIndex(db: Database, name: string): boolean {
+  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== null;
 }
 
 /**
@@ -316,19 +347,141 @@ function candidateRows(db: Database, rows: ScanRow[], boundary: number): RecapRo
  * session in R − 1). B is the id of the second-to-last compaction marker that counts (markers.ts), else 0.
  */
 export function harnessSessionRows(db: Database, session: string, reads: FileReads = FILE_READS): RecapRows | null {
-  const boundary = sessionBoundary(db, session);
-  const span = sessionRun(db, session, boundary);
-  if (!span) return null;
-  const inSession = { $scope: session, $span: boundary };
-  const inRun = { $scope: span.run, $after: span.after, $span: Math.max(span.after, boundary) };
+  const window = sessionWindow(db, session);
+  if (!window) return null;
+  const { inSession, inRun, boundary } = window;
   const ids = [
     ...candidateIds(db, SESSION_CANDIDATES, inSession),
     ...spanFiles(db, SESSION_FILES, inSession, reads),
     ...candidateIds(db, RUN_CANDIDATES, inRun),
     ...spanFiles(db, RUN_FILES, inRun, reads),
   ];
-  const rows = ids.length === 0 ? [] : scan(db, "e.id IN (SELECT value FROM json_each($ids))", { $ids: JSON.stringify(ids), $boundary: boundary });
-  return candidateRows(db, rows, boundary);
+  return candidateRows(db, scanIds(db, ids, boundary), boundary);
+}
+
+type Params = Record<string, string | number>;
+/** B and the bound parameters of the two parts of W (see `Part`). */
+type SessionWindow = { boundary: number; inSession: Params; inRun: Params };
+
+function sessionWindow(db: Database, session: string): SessionWindow | null {
+  const boundary = sessionBoundary(db, session);
+  const span = sessionRun(db, session, boundary);
+  if (!span) return null;
+  return {
+    boundary,
+    inSession: { $scope: session, $span: boundary },
+    inRun: { $scope: span.run, $after: span.after, $span: Math.max(span.after, boundary) },
+  };
+}
+
+function scanIds(db: Database, ids: readonly number[], boundary: number): ScanRow[] {
+  return ids.length === 0 ? [] : scan(db, "e.id IN (SELECT value FROM json_each($ids))", { $ids: JSON.stringify(ids), $boundary: boundary });
+}
+
+/** Whether rows read so far decide the checkpoint's failing commands and last test (`steps`) and its files (`files`). */
+export type ListsShown = (rows: RecapRows) => { steps: boolean; files: boolean };
+
+/**
+ * How far `longWindowRows` reads (tests force each path on small stores). A session that never compacted runs tens
+ * of thousands of distinct commands over thousands of files (one seek or two each for the candidates), and the
+ * checkpoint shows 5 and 15 of them, the newest.
+ */
+export type WalkReads = {
+  /** The rows of each kind read newest first, page after page, before the kind falls back to its candidates. */
+  pages: readonly number[];
+  /** Rows that may carry a withheld item read at most; more (a session of non-ASCII commands) read the candidates. */
+  withheld: number;
+};
+
+/** A first page holds the newest 5 failing commands, a last test and 15 files of an ordinary session. */
+export const WALK_READS: WalkReads = { pages: [64, 448], withheld: 2_048 };
+
+const newestOf = (part: Part, type: string, range: (type: string) => string): string =>
+  `SELECT ${COLUMNS} FROM execution_events e INDEXED BY ${part.typeIndex} WHERE ${range(type)} AND e.id < $before ORDER BY e.id DESC LIMIT $page`;
+
+type Newest = { session: string; run: string };
+const NEWEST_STEPS: Newest = { session: newestOf(SESSION_PART, "step_done", SESSION_PART.typed), run: newestOf(RUN_PART, "step_done", RUN_PART.typed) };
+const NEWEST_FILES: Newest = { session: newestOf(SESSION_PART, "artifact", SESSION_PART.spanTyped), run: newestOf(RUN_PART, "artifact", RUN_PART.spanTyped) };
+
+/**
+ * The rows of both parts with an id below `before`, newest first, down to `from`: the oldest id up to which both
+ * parts were read whole (a part that filled its page may hold older rows than it returned), 0 when both are.
+ */
+function newestPage(db: Database, newest: Newest, window: SessionWindow, before: number, page: number): { rows: EventRow[]; from: number } {
+  const read = (sql: string, params: Params) => db.query(sql).all({ ...params, $before: before, $page: page }) as EventRow[];
+  const parts = [read(newest.session, window.inSession), read(newest.run, window.inRun)];
+  const from = Math.max(0, ...parts.map((rows) => (rows.length < page ? 0 : (rows.at(-1) as EventRow).id)));
+  return { rows: parts.flat().filter((row) => row.id >= from), from };
+}
+
+/** A kind read newest first: its rows so far, and the id they reach down to (`Listed`; 0: all rows, or candidates). */
+type Walk = { rows: EventRow[]; from: number; done: boolean };
+
+function withheldRows(db: Database, window: SessionWindow, most: number): EventRow[] | null {
+  const sql = (part: Part) => `SELECT ${COLUMNS} FROM execution_events e INDEXED BY ${WITHHELD_INDEX}
+    WHERE ${SCOPE} AND e.event_type IN ('step_done', 'artifact') AND ${withheldCandidateTerm("e.")} AND ${part.exact}
+      AND (e.event_type = 'step_done' OR e.id > $span) LIMIT $read`;
+  const read = { $read: most + 1 };
+  const session = db.query(sql(SESSION_PART)).all({ ...window.inSession, ...read }) as EventRow[];
+  const run = db.query(sql(RUN_PART)).all({ ...window.inRun, ...read }) as EventRow[];
+  // In id order, as deriveFacts reads a window.
+  return session.length + run.length > most ? null : byId(session, run);
+}
+
+/** Rows by id, once each, in id order. */
+function byId(...lists: ReadonlyArray<readonly EventRow[]>): EventRow[] {
+  const rows = new Map<number, EventRow>();
+  for (const list of lists) for (const row of list) rows.set(row.id, row);
+  return [...rows.values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Spec 5.4 for one harness session, for its checkpoint: the same text as `harnessSessionRows` gives, at a cost that
+ * does not grow with the commands and files of the window. The step rows of W and the artifact rows of P are read
+ * newest first until `shown` says the checkpoint's lists are decided (the newest conclusive row of a command decides
+ * it, so the commands decided by the rows read are the newest of the failing list, in its order; the same for the
+ * files); the withheld items past them are counted from the few rows that may carry one (`withheldRows`). A kind
+ * not decided within `reads.pages` falls back to its candidates, and a store without the withheld index, or with too
+ * many such rows, to `harnessSessionRows`.
+ */
+export function longWindowRows(db: Database, session: string, shown: ListsShown, reads: WalkReads = WALK_READS): RecapRows | null {
+  if (!hasIndex(db, WITHHELD_INDEX)) return harnessSessionRows(db, session);
+  const window = sessionWindow(db, session);
+  if (!window) return null;
+  const { boundary, inSession, inRun } = window;
+  const otherIds = [...candidateIds(db, SESSION_OTHERS, inSession), ...candidateIds(db, RUN_OTHERS, inRun)];
+  const others = otherIds.length === 0 ? [] : fetchRows(db, pickCandidates(scanIds(db, otherIds, boundary)));
+  const steps: Walk = { rows: [], from: Number.MAX_SAFE_INTEGER, done: false };
+  const files: Walk = { rows: [], from: Number.MAX_SAFE_INTEGER, done: false };
+  const rows = (withheld: EventRow[]): RecapRows => ({
+    window: byId(others, steps.rows, files.rows),
+    boundary,
+    listed: { stepsFrom: steps.from, filesFrom: files.from, withheld },
+  });
+  for (const page of reads.pages) {
+    for (const [walk, newest] of [[steps, NEWEST_STEPS], [files, NEWEST_FILES]] as const) {
+      if (walk.done) continue;
+      const next = newestPage(db, newest, window, walk.from, page);
+      walk.rows.push(...next.rows);
+      walk.from = next.from;
+    }
+    // Items withheld past the rows read change no line the decision looks at.
+    const decided = shown(rows([]));
+    steps.done ||= steps.from === 0 || decided.steps;
+    files.done ||= files.from === 0 || decided.files;
+    if (steps.done && files.done) break;
+  }
+  const withheld = steps.from === 0 && files.from === 0 ? [] : withheldRows(db, window, reads.withheld);
+  if (!steps.done || withheld === null) {
+    steps.rows = fetchRows(db, [...candidateIds(db, SESSION_STEPS, inSession), ...candidateIds(db, RUN_STEPS, inRun)]);
+    steps.from = 0;
+  }
+  if (!files.done || withheld === null) {
+    files.rows = fetchRows(db, [...spanFiles(db, SESSION_FILES, inSession, FILE_READS), ...spanFiles(db, RUN_FILES, inRun, FILE_READS)]);
+    files.from = 0;
+  }
+  // With both lists whole, their withheld items are counted where they are listed.
+  return rows(steps.from === 0 && files.from === 0 ? [] : (withheld ?? []));
 }
 
 /**

@@ -89,6 +89,64 @@ export const FILE_KEYS_BELOW = "'z'";
 /** The index the recap walks file by file in a long span (recap/rows.ts); defined in EVENT_INDEXES. */
 export const SPAN_FILES_INDEX = "idx_execution_events_span_files";
 
+/**
+ * Literal words (lower case) an item must hold for the sanitiser to withhold it (text/sanitize.ts, step 5), one
+ * group per instruction pattern there: each group is a list of alternatives lists, all of which the pattern needs
+ * (`ignore … previous … instructions` needs one of the verbs and one of the nouns). test/unit/recap-withheld.test.ts
+ * holds every pattern to its group.
+ */
+export const INSTRUCTION_NEEDS: ReadonlyArray<ReadonlyArray<readonly string[]>> = [
+  [["ignore", "disregard", "forget", "override"], ["instruction", "prompt", "rule", "directive", "guideline"]],
+  [["you"], ["are"]],
+  [["henceforth", "now"]],
+  [["system", "developer", "jailbreak"], ["prompt", "message", "jailbreak", ":"]],
+  [["assistant"], [":", ","]],
+  [["<|"]],
+  [["never", "not", "don't"], ["tell", "inform", "reveal", "show"], ["user", "human", "operator"]],
+  [["instructions"]],
+  [["ai", "llm", "assistant", "language"], [",", ":"], ["you", "please", "ignore", "do"]],
+];
+
+const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * An item (a SQL text expression) the sanitiser may withhold: anything but ASCII (a look-alike letter, a hidden
+ * character, a NUL: length() stops at one, a blob's length does not), an ASCII control (removed before the test, so
+ * it can join a word), an HTML comment (the same), or one group of INSTRUCTION_NEEDS. Any other item is kept or empty,
+ * never withheld: without those, the sanitiser's steps before the test only trim and collapse spaces, and redaction
+ * only replaces a part with `[REDACTED]` (a word of a group cannot straddle its brackets, nor is one inside it).
+ */
+function mayBeWithheld(item: string): string {
+  const lowered = `lower(${item})`;
+  const holds = (word: string) => `instr(${lowered}, ${sqlText(word)}) > 0`;
+  const groups = INSTRUCTION_NEEDS.map((group) => `(${group.map((any) => `(${any.map(holds).join(" OR ")})`).join(" AND ")})`);
+  return `(length(${item}) <> length(CAST(${item} AS BLOB)) OR ${item} GLOB '*[' || char(1) || '-' || char(31) || char(127) || ']*'
+    OR instr(${item}, '<!--') > 0 OR ${groups.join(" OR ")})`;
+}
+
+/**
+ * A `step_done` or `artifact` row whose checkpoint item (recap/facts.ts: a step's command, else its `$ ` message; an
+ * artifact's file) may be withheld, as JSON.parse reads the payload: the trusted payload's value (`trusted`), the
+ * message when the payload has no such non-empty string, and every untrusted row (SQL does not read it as JavaScript
+ * does). Every row of an item the sanitiser withholds is such a row, so the recap counts the withheld commands and
+ * files of a long window from these rows alone (recap/rows.ts).
+ */
+export function withheldCandidateTerm(alias: string): string {
+  const p = `${alias}payload_json`;
+  const value = (key: string) => `json_type(${p}, '$.${key}') = 'text' AND json_extract(${p}, '$.${key}') <> ''`;
+  return `(CASE ${alias}event_type
+    WHEN 'step_done' THEN CASE WHEN ${p} IS NULL THEN ${mayBeWithheld(`${alias}message`)} WHEN ${trusted(alias, ["command"])} THEN
+      CASE WHEN ${value("command")} THEN ${mayBeWithheld(`json_extract(${p}, '$.command')`)} ELSE ${mayBeWithheld(`${alias}message`)} END
+      ELSE 1 END
+    WHEN 'artifact' THEN CASE WHEN ${p} IS NULL THEN 0 WHEN ${trusted(alias, ["file"])} THEN
+      CASE WHEN ${value("file")} THEN ${mayBeWithheld(`json_extract(${p}, '$.file')`)} ELSE 0 END
+      ELSE 1 END
+    ELSE 0 END)`;
+}
+
+/** The index of those rows (recap/rows.ts); defined in EVENT_INDEXES. */
+export const WITHHELD_INDEX = "idx_execution_events_recap_withheld";
+
 /** Events whose type names a handoff (`handoff`, `live_handoff`, …), as runtime:status counts them. */
 export const HANDOFF_TERM = "event_type LIKE '%handoff%'";
 
@@ -121,6 +179,7 @@ export const EVENT_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_execution_events_source_type ON execution_events(source, event_type, created_at)",
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_steps ON execution_events(${scopeTerm("")}, ${stepKey("")}, id) WHERE event_type = 'step_done'`,
   `CREATE INDEX IF NOT EXISTS ${SPAN_FILES_INDEX} ON execution_events(${scopeTerm("")}, ${fileKey("")}, id) WHERE event_type = 'artifact'`,
+  `CREATE INDEX IF NOT EXISTS ${WITHHELD_INDEX} ON execution_events(${scopeTerm("")}, id) WHERE event_type IN ('step_done', 'artifact') AND ${withheldCandidateTerm("")}`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_plans ON execution_events(${scopeTerm("")}, id) WHERE event_type = 'note' AND ${planNoteTerm("")}`,
   `CREATE INDEX IF NOT EXISTS idx_execution_events_recap_notes ON execution_events(${scopeTerm("")}, id) WHERE run_key IS NOT NULL AND ${noteTerm("")}`,
   "CREATE INDEX IF NOT EXISTS idx_execution_events_unsessioned ON execution_events(run_key, id) WHERE harness_session_id IS NULL",

@@ -33,7 +33,7 @@ function row(event_type: string, payload: Record<string, unknown> | null, extra:
 }
 const hooks = (payload: Record<string, unknown>) => ({ written_by: "hooks:emit", ...payload });
 
-const NO_FACTS: Facts = { activatedAgent: null, files: [], failing: [], lastTest: null, plan: null, notes: [], lastMessage: null };
+const NO_FACTS: Facts = { activatedAgent: null, files: [], failing: [], lastTest: null, plan: null, notes: [], lastMessage: null, unlisted: { failing: [], files: [] } };
 function input(facts: Partial<Facts> = {}, extra: Partial<CheckpointInput> = {}): CheckpointInput {
   return { agent: "dev", feature: null, nextStep: { kind: "dev", label: "Next step", text: null }, facts: { ...NO_FACTS, ...facts }, ...extra };
 }
