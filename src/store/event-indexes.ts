@@ -90,58 +90,40 @@ export const FILE_KEYS_BELOW = "'z'";
 export const SPAN_FILES_INDEX = "idx_execution_events_span_files";
 
 /**
- * Literal words (lower case) an item must hold for the sanitiser to withhold it (text/sanitize.ts, step 5), one
- * group per instruction pattern there: each group is a list of alternatives lists, all of which the pattern needs
- * (`ignore … previous … instructions` needs one of the verbs and one of the nouns). test/unit/recap-withheld.test.ts
- * holds every pattern to its group.
+ * Texts one of which an item holds, once lower-cased and without its spaces, when the sanitiser withholds it
+ * (text/sanitize.ts, step 5): for each instruction pattern there, what it cannot match without (`ignore`…, `you are`,
+ * `from now on`, `ai:` for `ai\s*[,:]`…). test/unit/recap-withheld.test.ts holds the patterns to them.
  */
-export const INSTRUCTION_NEEDS: ReadonlyArray<ReadonlyArray<readonly string[]>> = [
-  [["ignore", "disregard", "forget", "override"], ["instruction", "prompt", "rule", "directive", "guideline"]],
-  [["you"], ["are"]],
-  [["henceforth", "now"]],
-  [["system", "developer", "jailbreak"], ["prompt", "message", "jailbreak", ":"]],
-  [["assistant"], [":", ","]],
-  [["<|"]],
-  [["never", "not", "don't"], ["tell", "inform", "reveal", "show"], ["user", "human", "operator"]],
-  [["instructions"]],
-  [["ai", "llm", "assistant", "language"], [",", ":"], ["you", "please", "ignore", "do"]],
+export const INSTRUCTION_MARKS: readonly string[] = [
+  "ignore", "disregard", "forget", "override", "youare", "fromnowon", "henceforth", "systemprompt", "systemmessage", "developermessage",
+  "jailbreak", "system:", "assistant:", "developer:", "<|", "donot", "don't", "never", "instructions", "ai:", "ai,", "llm:", "llm,",
+  "assistant,", "model:", "model,",
 ];
+
+/**
+ * What a text holds, besides those marks, that the sanitiser reads through before its test, so that it could join
+ * two parts of a mark: an HTML comment, or a JSON escape that decodes to a control, a space of another kind or
+ * anything at all (`\u`).
+ */
+const READ_THROUGH: readonly string[] = ["<!--", "\\u", "\\b", "\\f", "\\n", "\\r", "\\t"];
 
 const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * An item (a SQL text expression) the sanitiser may withhold: anything but ASCII (a look-alike letter, a hidden
- * character, a NUL: length() stops at one, a blob's length does not), an ASCII control (removed before the test, so
- * it can join a word), an HTML comment (the same), or one group of INSTRUCTION_NEEDS. Any other item is kept or empty,
- * never withheld: without those, the sanitiser's steps before the test only trim and collapse spaces, and redaction
- * only replaces a part with `[REDACTED]` (a word of a group cannot straddle its brackets, nor is one inside it).
- */
-function mayBeWithheld(item: string): string {
-  const lowered = `lower(${item})`;
-  const holds = (word: string) => `instr(${lowered}, ${sqlText(word)}) > 0`;
-  const groups = INSTRUCTION_NEEDS.map((group) => `(${group.map((any) => `(${any.map(holds).join(" OR ")})`).join(" AND ")})`);
-  return `(length(${item}) <> length(CAST(${item} AS BLOB)) OR ${item} GLOB '*[' || char(1) || '-' || char(31) || char(127) || ']*'
-    OR instr(${item}, '<!--') > 0 OR ${groups.join(" OR ")})`;
-}
-
-/**
  * A `step_done` or `artifact` row whose checkpoint item (recap/facts.ts: a step's command, else its `$ ` message; an
- * artifact's file) may be withheld, as JSON.parse reads the payload: the trusted payload's value (`trusted`), the
- * message when the payload has no such non-empty string, and every untrusted row (SQL does not read it as JavaScript
- * does). Every row of an item the sanitiser withholds is such a row, so the recap counts the withheld commands and
- * files of a long window from these rows alone (recap/rows.ts).
+ * artifact's file) the sanitiser may withhold, read from the row's whole text (payload and message): anything but
+ * printable ASCII (a look-alike letter, a hidden character, a control the sanitiser removes; length() stops at a NUL,
+ * a blob's length does not), a READ_THROUGH text, or an INSTRUCTION_MARK once lower-cased and without spaces. An item
+ * is a JSON string of the payload (JSON.parse reads no other) or the message, and without those its every step
+ * before the test only trims and collapses spaces, and redaction only puts `[REDACTED]` in place of a part (no mark
+ * is in it, none can straddle its brackets): so every row of an item the sanitiser withholds is such a row, and the
+ * recap counts the withheld commands and files of a long window from them alone (recap/rows.ts). No JSON function:
+ * the text is evaluated on every insert of those rows and parsed with the schema on every open.
  */
 export function withheldCandidateTerm(alias: string): string {
-  const p = `${alias}payload_json`;
-  const value = (key: string) => `json_type(${p}, '$.${key}') = 'text' AND json_extract(${p}, '$.${key}') <> ''`;
-  return `(CASE ${alias}event_type
-    WHEN 'step_done' THEN CASE WHEN ${p} IS NULL THEN ${mayBeWithheld(`${alias}message`)} WHEN ${trusted(alias, ["command"])} THEN
-      CASE WHEN ${value("command")} THEN ${mayBeWithheld(`json_extract(${p}, '$.command')`)} ELSE ${mayBeWithheld(`${alias}message`)} END
-      ELSE 1 END
-    WHEN 'artifact' THEN CASE WHEN ${p} IS NULL THEN 0 WHEN ${trusted(alias, ["file"])} THEN
-      CASE WHEN ${value("file")} THEN ${mayBeWithheld(`json_extract(${p}, '$.file')`)} ELSE 0 END
-      ELSE 1 END
-    ELSE 0 END)`;
+  const text = `(COALESCE(${alias}payload_json, '') || COALESCE(${alias}message, ''))`;
+  const marked = [...READ_THROUGH, ...INSTRUCTION_MARKS].reduce((inner, mark) => `replace(${inner}, ${sqlText(mark)}, char(1))`, `replace(lower(${text}), ' ', '')`);
+  return `(${text} GLOB '*[^ -~]*' OR length(${text}) <> length(CAST(${text} AS BLOB)) OR instr(${marked}, char(1)) > 0)`;
 }
 
 /** The index of those rows (recap/rows.ts); defined in EVENT_INDEXES. */
