@@ -153,6 +153,9 @@ export function scopeTerm(alias: string): string {
  * - span_files: the newest row of every file of a recap span too long to read whole (recap/rows.ts); a store
  *   made before it lacks it until a migration adds it, and the recap then reads the span's files directly (the
  *   same rows, at the cost of reading the span);
+ * - recap_withheld: the rows of a recap window whose command or file the sanitiser may withhold (a few in a
+ *   session of a hundred thousand), from which a long window's checkpoint counts them (recap/rows.ts
+ *   longWindowRows); a store without it gives the same text from the candidates of every command and file;
  * - unsessioned / unsessioned_type: a run's rows without a harness session id (the other part of the window);
  * - handoff, tokens: runtime:status's handoff counts and live:status's latest token count.
  */
