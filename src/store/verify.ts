@@ -53,6 +53,8 @@ export const INDEX_TEXTS_WRITTEN: ReadonlySet<string> = new Set([
   "252ca6a0edd0098abf6546a38c47ec175070dfe359404f26841184d8d15b7c1f",
   // span_files (b887ae0).
   "e992fedd839f792cd03c9ec4c0e8f4ed4bcb3eb05f8eb47930293529cf9e2404",
+  // recap_withheld (0d7042a).
+  "67a2384d15b38ba152572eab07addf90bcc8286cbd571951a977101603d252ff",
 ]);
 
 /** A store this build created (shape.ts), computed when the binary is built. */
