@@ -106,3 +106,14 @@ export function rows<T = Record<string, unknown>>(project: string, sql: string, 
     db.close();
   }
 }
+
+/** `hooks:emit <project> --agent=dev` with `payload` (its `cwd` the project); throws unless the hook exits 0. */
+export function emitHook(project: string, payload: Record<string, unknown>, extra: string[] = []): void {
+  const result = runAioson(["hooks:emit", project, "--agent=dev", ...extra], { stdin: JSON.stringify({ cwd: project, ...payload }) });
+  if (result.code !== 0) throw new Error(`hooks:emit exited ${result.code}: ${result.stderr}`);
+}
+
+/** A Claude PostToolUse Write of `file` (relative to the project) in harness session `session`. */
+export function recordWrite(project: string, session: string, file: string): void {
+  emitHook(project, { session_id: session, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, file), content: "x" }, tool_response: {} });
+}

@@ -74,6 +74,24 @@ function entries(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
+/**
+ * A PATH folder with every tool of the system except the two download tools. The names already linked are
+ * remembered, not looked up: a dangling symlink in /usr/bin (a package half removed) does not exist for existsSync,
+ * and /bin is /usr/bin on a merged-usr system, so the same name comes twice.
+ */
+function toolsWithoutDownloaders(): string {
+  const tools = tempDir("aioson-tools-");
+  const linked = new Set(["curl", "wget"]);
+  for (const folder of ["/usr/local/bin", "/usr/bin", "/bin"]) {
+    for (const name of entries(folder)) {
+      if (linked.has(name)) continue;
+      linked.add(name);
+      symlinkSync(join(folder, name), join(tools, name));
+    }
+  }
+  return tools;
+}
+
 let good = "";
 let bad = "";
 let server: ReturnType<typeof Bun.serve>;
@@ -245,15 +263,7 @@ describe("install.sh", () => {
     expect(args.slice(0, 4)).toEqual(["--proto", "=https", "--proto-redir", "=https"]);
 
     // wget, alone on PATH: a response that went through an http:// Location fails the download.
-    const tools = tempDir("aioson-tools-");
-    const linked = new Set(["curl", "wget"]);
-    for (const folder of ["/usr/local/bin", "/usr/bin", "/bin"]) {
-      for (const name of entries(folder)) {
-        if (linked.has(name)) continue;
-        linked.add(name);
-        symlinkSync(join(folder, name), join(tools, name));
-      }
-    }
+    const tools = toolsWithoutDownloaders();
     const wgetBody = `out=""; while [ $# -gt 1 ]; do [ "$1" = -O ] && out=$2; shift; done
 echo '  HTTP/1.1 302 Found' >&2; echo '  Location: http://mirror.invalid/SHA256SUMS' >&2; echo '  HTTP/1.1 200 OK' >&2
 cp '${join(good, "SHA256SUMS")}' "$out"`;
@@ -301,18 +311,7 @@ cp '${join(good, "SHA256SUMS")}' "$out"`;
   });
 
   test("no curl and no wget is a clear error", async () => {
-    // A PATH with every tool of the system except the two download tools. The names already linked are remembered,
-    // not looked up: a dangling symlink in /usr/bin (a package half removed) does not exist for existsSync, and /bin
-    // is /usr/bin on a merged-usr system, so the same name comes twice.
-    const tools = tempDir("aioson-tools-");
-    const linked = new Set(["curl", "wget"]);
-    for (const folder of ["/usr/local/bin", "/usr/bin", "/bin"]) {
-      for (const name of entries(folder)) {
-        if (linked.has(name)) continue;
-        linked.add(name);
-        symlinkSync(join(folder, name), join(tools, name));
-      }
-    }
+    const tools = toolsWithoutDownloaders();
     const bin = join(tempDir(), "bin");
     const run = await sh(`sh ${join(good, "install.sh")}`, { AIOSON_BASE_URL: `${base}/good`, AIOSON_INSTALL_DIR: bin, PATH: tools });
     expect(run.code).toBe(1);

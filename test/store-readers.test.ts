@@ -7,20 +7,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTemp, rows, runAioson, tempDir, tempProject } from "./helpers.ts";
+import { cleanupTemp, emitHook as emit, recordWrite as write, rows, runAioson, tempDir, tempProject } from "./helpers.ts";
 
 afterAll(cleanupTemp);
 
 const storeOf = (project: string) => join(project, ".aioson", "runtime", "aios.sqlite");
-
-function emit(project: string, payload: Record<string, unknown>, extra: string[] = []): void {
-  const result = runAioson(["hooks:emit", project, "--agent=dev", ...extra], { stdin: JSON.stringify({ cwd: project, ...payload }) });
-  expect(result.code).toBe(0);
-}
-
-function write(project: string, session: string, file: string): void {
-  emit(project, { session_id: session, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, file), content: "x" }, tool_response: {} });
-}
 
 /**
  * A child process that takes the store in SQLite's exclusive locking mode (no other connection can even read) and

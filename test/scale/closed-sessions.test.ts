@@ -7,21 +7,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cleanupTemp, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
+import { BINARY, cleanupTemp, emitHook as emit, recordWrite as write, rows, runAioson, tempDir, tempProject, testEnv } from "../helpers.ts";
 import { openDbFile } from "../../scripts/open-db.ts";
 
 afterAll(cleanupTemp);
 
 const dbFile = (project: string) => join(project, ".aioson", "runtime", "aios.sqlite");
-
-function emit(project: string, payload: Record<string, unknown>, extra: string[] = []): void {
-  const result = runAioson(["hooks:emit", project, "--agent=dev", ...extra], { stdin: JSON.stringify({ cwd: project, ...payload }) });
-  expect(result.code).toBe(0);
-}
-
-function write(project: string, session: string, file: string): void {
-  emit(project, { session_id: session, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(project, file), content: "x" }, tool_response: {} });
-}
 
 /** The rows a copy of the database file alone holds, per run (the WAL and shared-memory files left behind). */
 function copiedAlone(project: string): Map<string, number> {
