@@ -389,3 +389,15 @@ export function fullWindow(db: Database, session: string): { window: EventRow[];
     .all(runKey, Math.max(boundary, first - 1)) as EventRow[];
   return { window: [...rowsS, ...unlabelled].sort((a, b) => a.id - b.id), boundary };
 }
+
+/** A deterministic integer source (mulberry32): `random(seed)(n)` is in [0, n), the same sequence for a seed, so a failing seed replays. */
+export function random(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) % 1_000_000) % n;
+  };
+}

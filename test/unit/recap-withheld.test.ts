@@ -13,6 +13,7 @@ import { describe, expect, test } from "bun:test";
 import { normalizeCommand } from "../../src/recap/facts.ts";
 import { withheldCandidateTerm } from "../../src/store/event-indexes.ts";
 import { sanitizeItem } from "../../src/text/sanitize.ts";
+import { random } from "../recap-helpers.ts";
 
 const WORDS = [
   "ignore", "IGNORE", "disregard", "forget", "override", "all", "previous", "prior", "your", "instructions", "prompt", "rules", "you", "are", "now",
@@ -24,17 +25,6 @@ const SEPARATORS = [
   " ", " ", " ", "  ", "\t", "\n", "<!-- x -->", "\u200b", "\u00ad", ":", ", ", ": ", "\u0001", "\u007f", " password=hunter2 ", " ghp_0123456789abcdefghijABCDEFGHIJ012345 ",
   " Bearer abcdefghijklmnop ", " -p secret ", "[REDACTED]", "\u00a0", "\u2028", "'", '"',
 ];
-
-function random(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % 1_000_000) % n;
-  };
-}
 
 function item(next: (n: number) => number): string {
   let text = next(4) === 0 ? "" : "echo ";
